@@ -1,0 +1,90 @@
+# /// script
+# dependencies = ["nox>=2025.2.9"]
+# ///
+"""Every developer task: ``nox -s tests``, ``lint``, ``typing``, ``docs``, ``build``.
+
+Dev tools live here, not in the package's dependencies.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["tests", "lint", "typing"]
+# Test on every supported Python this machine has; skip the others instead of failing,
+# also on CI (where nox's own default is to fail).
+nox.options.error_on_missing_interpreters = False
+
+ROOT = Path(__file__).parent
+PYTHONS = ["3.11", "3.12", "3.13"]
+PLUGIN_PKG = "tests/plugin_pkg"
+TEST_DEPS = ["pytest>=9", "hypothesis>=6.100", "jsonschema>=4.23"]
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """Run the whole test suite, with the toy plugin installed as a real distribution."""
+    session.install(".", f"./{PLUGIN_PKG}", *TEST_DEPS)
+    session.run(
+        "pytest",
+        *session.posargs,
+        env={"CHATPARSE_TEST_PLUGIN_INSTALLED": "1"},
+    )
+
+
+@nox.session(python=PYTHONS[0])
+def lint(session: nox.Session) -> None:
+    """Check formatting and lint rules with ruff."""
+    session.install("ruff>=0.8")
+    session.run("ruff", "format", "--check", ".")
+    session.run("ruff", "check", ".")
+
+
+@nox.session(python=PYTHONS[0])
+def typing(session: nox.Session) -> None:
+    """Type-check the package, the tests and this file with mypy --strict."""
+    session.install("-e", ".", f"./{PLUGIN_PKG}", "mypy>=1.13", "nox", *TEST_DEPS)
+    session.run("mypy")
+
+
+@nox.session(python=PYTHONS[0])
+def docs(session: nox.Session) -> None:
+    """Build the documentation; any Sphinx warning is an error."""
+    session.install(".", "sphinx>=8", "furo", "myst-parser>=4")
+    out = ROOT / "docs" / "_build" / "html"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", str(out))
+
+
+@nox.session(python=PYTHONS[0])
+def build(session: nox.Session) -> None:
+    """Build the sdist and wheel, check their metadata, and check the wheel ships py.typed."""
+    session.install("build", "twine")
+    dist = ROOT / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(dist))
+    session.run("twine", "check", "--strict", *map(str, sorted(dist.iterdir())))
+    session.run(
+        "python",
+        "-c",
+        "import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist();"
+        " missing = [n for n in sys.argv[2:] if n not in names];"
+        " sys.exit(f'wheel lacks {missing}' if missing else 0)",
+        str(next(dist.glob("*.whl"))),
+        "chatparse/py.typed",
+        "chatparse/parsed-conversation.schema.json",
+    )
+
+
+@nox.session(python=PYTHONS[0], default=False)
+def schema(session: nox.Session) -> None:
+    """Regenerate the shipped JSON Schema from the model (after a model change)."""
+    session.install("-e", ".")
+    target = ROOT / "src" / "chatparse" / "parsed-conversation.schema.json"
+    with target.open("w", encoding="utf-8") as out:
+        session.run("python", "-m", "chatparse._jsonschema", stdout=out)
+    session.log(f"wrote {target.relative_to(ROOT)}")

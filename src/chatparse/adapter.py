@@ -1,0 +1,82 @@
+"""What an adapter is: the :class:`SourceAdapter` protocol every source implements.
+
+An adapter is any object with these attributes and methods; it need not inherit from anything.
+The registry checks loaded plugins against the protocol at runtime (``isinstance``), and mypy
+checks built-ins and plugins that annotate themselves against it statically.
+
+The three steps are separate so that callers pay only for what they use: ``detect`` is cheap
+enough to run on every start, ``scan`` lists conversations without reading their content where
+the container allows it, and ``parse`` reads one conversation in full.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from chatparse.host import Host
+    from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
+
+__all__ = ["ADAPTER_NAME", "PathSniffer", "SourceAdapter"]
+
+ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""What an adapter name looks like: lower-case words joined by single hyphens."""
+
+
+@runtime_checkable
+class SourceAdapter(Protocol):
+    """Reads the conversations of one tool.
+
+    Attributes:
+        name: The registry name, matching :data:`ADAPTER_NAME`, such as ``"claude-code"``.
+        display_name: What people call the tool, such as ``"Claude Code"``.
+        parser_version: Bumped whenever the output for the same input changes, so that callers
+            who store parsed conversations know to parse again.
+
+    .. versionadded:: 0.1
+    """
+
+    name: str
+    display_name: str
+    parser_version: str
+
+    def detect(self, host: Host) -> SourceInfo | None:
+        """Whether this machine has the source, and where; cheap (stat, no content)."""
+        ...
+
+    def scan(self, source: SourceInfo) -> Iterator[ConversationMeta]:
+        """List the conversations in a detected source, by stat where the container allows."""
+        ...
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        """Parse one conversation in full.
+
+        Bad content never raises: it is counted in the result's diagnostics. Only a container
+        that cannot be read raises :class:`~chatparse.errors.SourceUnavailableError`.
+        """
+        ...
+
+
+@runtime_checkable
+class PathSniffer(Protocol):
+    """Optional: an adapter that can read a file or database it is handed directly.
+
+    :func:`chatparse.parse_path` uses it to parse a path without a home directory around it,
+    and to guess which adapter a path belongs to.
+
+    .. versionadded:: 0.1
+    """
+
+    def sniff(self, path: Path) -> float:
+        """How sure the adapter is that ``path`` is its own, from 0 (not mine) to 1 (certain).
+
+        Reads at most a small head of the file.
+        """
+        ...
+
+    def scan_path(self, path: Path) -> Iterator[ConversationMeta]:
+        """The conversations held in ``path``, as ``scan`` would list them."""
+        ...

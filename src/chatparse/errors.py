@@ -1,0 +1,181 @@
+"""Every exception and warning chatparse raises.
+
+Kept apart from the rest so that any module can import it without an import loop. Each class also
+subclasses the builtin a caller would already catch (``LookupError`` for a name that is not there,
+``OSError`` for a file we cannot read, ``ValueError`` for bad data), so code written without
+chatparse in mind still does the right thing.
+
+Every exception keeps its constructor arguments as attributes and pickles by them, so errors cross
+process pools (``concurrent.futures``) intact.
+
+Bad *content* never raises: it is counted in
+:class:`~chatparse.model.Diagnostics`. Only a container we cannot read, a lookup that cannot be
+answered, or bad serialized data raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "AdapterConflictError",
+    "AdapterError",
+    "AdapterLoadError",
+    "AdapterNotFoundError",
+    "ChatparseError",
+    "ChatparseWarning",
+    "ModelError",
+    "ParseWarning",
+    "SourceUnavailableError",
+    "UnsupportedInputError",
+]
+
+
+class ChatparseError(Exception):
+    """Root of every exception chatparse raises: catch this to catch them all.
+
+    .. versionadded:: 0.1
+    """
+
+    _args: tuple[object, ...]
+
+    def _keep(self, *args: object) -> None:
+        # Each subclass calls this with exactly its own constructor's arguments, so that
+        # ``__reduce__`` can rebuild it: the builtin bases (OSError, ImportError) would otherwise
+        # pickle their own idea of ``args`` and fail to call our constructors.
+        self._args = args
+
+    def __reduce__(self) -> tuple[type[ChatparseError], tuple[object, ...]]:
+        return (type(self), self._args)
+
+
+class AdapterError(ChatparseError):
+    """Something went wrong finding or loading an adapter.
+
+    .. versionadded:: 0.1
+    """
+
+
+class AdapterNotFoundError(AdapterError, LookupError):
+    """No adapter is registered under the requested name.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        self._keep(name, self.available)
+        names = ", ".join(self.available) or "none"
+        super().__init__(
+            f"no chatparse adapter is named {name!r}; available: {names}. "
+            "Check the spelling, or install the package that provides it."
+        )
+
+
+class AdapterLoadError(AdapterError, ImportError):
+    """An adapter is registered, but importing or checking it failed.
+
+    The original exception is chained as ``__cause__``.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, name: str, distribution: str | None, reason: str) -> None:
+        provider = distribution or "an unknown distribution"
+        super().__init__(
+            f"chatparse adapter {name!r} from {provider} could not be loaded: {reason}. "
+            f"Reinstall or upgrade {provider}, or report the problem to its authors."
+        )
+        # After ImportError.__init__, which would reset ``name`` to None.
+        self.name = name
+        self.distribution = distribution
+        self.reason = reason
+        self._keep(name, distribution, reason)
+
+
+class AdapterConflictError(AdapterError, LookupError):
+    """One adapter name is claimed twice and chatparse will not guess which one is meant.
+
+    Raised when two plugins declare the same name and that name is requested, and when
+    :func:`chatparse.register_adapter` would replace an adapter without ``replace=True``.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, name: str, claimants: Iterable[str], advice: str) -> None:
+        self.name = name
+        self.claimants = tuple(claimants)
+        self.advice = advice
+        self._keep(name, self.claimants, advice)
+        super().__init__(
+            f"chatparse adapter name {name!r} is claimed by {', '.join(self.claimants)}; {advice}"
+        )
+
+
+class SourceUnavailableError(ChatparseError, OSError):
+    """A container (file, directory or database) is missing, unreadable, locked, or not a DB.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, path: str, reason: str, advice: str = "") -> None:
+        self.path = path
+        self.reason = reason
+        self.advice = advice
+        self._keep(path, reason, advice)
+        message = f"{path}: {reason}"
+        super().__init__(f"{message}. {advice}" if advice else message)
+        # OSError's own attribute, set after __init__ so its two-argument form is not triggered.
+        self.filename = path
+
+    def __str__(self) -> str:
+        # OSError would render "[Errno None] None: 'path'" once filename is set.
+        return str(self.args[0])
+
+
+class UnsupportedInputError(ChatparseError, ValueError):
+    """No adapter recognises a path given to :func:`chatparse.parse_path`.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        self._keep(path, reason)
+        super().__init__(f"{path}: {reason}")
+
+
+class ModelError(ChatparseError, ValueError):
+    """Serialized data does not describe a valid model object.
+
+    ``errors`` holds one line per problem, each ending in the JSON path of the bad field, such as
+    ``invalid value for type, expected str @ $.messages[3].role``.
+
+    .. versionadded:: 0.1
+    """
+
+    def __init__(self, what: str, errors: Iterable[str]) -> None:
+        self.what = what
+        self.errors = tuple(errors)
+        self._keep(what, self.errors)
+        details = "; ".join(self.errors)
+        super().__init__(
+            f"cannot read {what}: {details}. The data was not written by chatparse.to_dict, "
+            "or was edited or truncated after it was."
+        )
+
+
+class ChatparseWarning(UserWarning):
+    """Root of every warning chatparse emits.
+
+    .. versionadded:: 0.1
+    """
+
+
+class ParseWarning(ChatparseWarning):
+    """A conversation was skipped by a bulk operation because parsing it raised.
+
+    .. versionadded:: 0.1
+    """

@@ -1,0 +1,103 @@
+"""Where to look: the home directory, environment and platform an adapter searches.
+
+Adapters never read ``os.environ``, ``Path.home()`` or ``sys.platform`` themselves; they ask a
+:class:`Host`. That is what lets one test suite, on one Linux machine, check how every adapter
+behaves on macOS and Windows, with any environment, against a fake home directory, and lets a
+caller point chatparse at a backup of another machine's home.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Final
+
+from attrs import field, frozen
+
+__all__ = ["PLATFORMS", "Host"]
+
+PLATFORMS: Final = ("darwin", "linux", "win32")
+"""The platforms whose directory layouts chatparse knows. Any other ``sys.platform`` value
+(``freebsd14``, ``cygwin``) is treated as ``linux``: they follow the XDG conventions."""
+
+
+def _platform(value: str | None) -> str:
+    name = sys.platform if value is None else value
+    return name if name in PLATFORMS else "linux"
+
+
+def _home(value: str | os.PathLike[str] | None) -> Path:
+    return Path.home() if value is None else Path(value)
+
+
+def _env(value: Mapping[str, str] | None) -> Mapping[str, str]:
+    # A snapshot: a Host describes the machine as it was when the Host was made.
+    return MappingProxyType(dict(os.environ if value is None else value))
+
+
+@frozen
+class Host:
+    """The machine being read: its home directory, environment variables and platform.
+
+    ``Host()`` describes this machine. Pass any of the three to describe another one, such as a
+    fake home in a test (``Host(home=tmp, env={}, platform="darwin")``) or a mounted backup.
+
+    Args:
+        home: The user's home directory. Default: :meth:`pathlib.Path.home`.
+        env: Environment variables. Default: a snapshot of :data:`os.environ`. An explicit
+            mapping is used as is, without falling back to the real environment.
+        platform: ``"linux"``, ``"darwin"`` or ``"win32"``. Default: :data:`sys.platform`.
+
+    .. versionadded:: 0.1
+    """
+
+    home: Path = field(default=None, converter=_home)
+    # Not in repr: environments hold tokens, and reprs end up in logs and bug reports.
+    env: Mapping[str, str] = field(default=None, converter=_env, repr=False)
+    platform: str = field(default=None, converter=_platform)
+
+    def getenv(self, name: str) -> str | None:
+        """The variable's value, or ``None`` when it is unset or empty.
+
+        An empty value is treated as unset because that is what shells and tools mean by
+        ``VAR=`` (``XDG_CONFIG_HOME=`` must not make paths relative to the working directory).
+        """
+        value = self.env.get(name)
+        return value or None
+
+    def expand(self, path: str | os.PathLike[str]) -> Path:
+        """Expand a leading ``~`` against this host's home (not the real one)."""
+        text = os.fspath(path)
+        if text == "~":
+            return self.home
+        if text.startswith(("~/", "~\\")):
+            return self.home / text[2:]
+        return Path(text)
+
+    def config_home(self) -> Path:
+        """Where per-user application settings live on this platform.
+
+        Linux: ``$XDG_CONFIG_HOME`` or ``~/.config``; macOS: ``~/Library/Application Support``;
+        Windows: ``%APPDATA%`` or ``~/AppData/Roaming``.
+        """
+        if self.platform == "darwin":
+            return self.home / "Library" / "Application Support"
+        if self.platform == "win32":
+            appdata = self.getenv("APPDATA")
+            return Path(appdata) if appdata else self.home / "AppData" / "Roaming"
+        xdg = self.getenv("XDG_CONFIG_HOME")
+        # The XDG spec says a relative value is invalid and must be ignored.
+        if xdg and Path(xdg).is_absolute():
+            return Path(xdg)
+        return self.home / ".config"
+
+    def vscode_user_dir(self, product: str) -> Path:
+        """The ``User`` directory of a VS Code-family editor, such as ``"Cursor"`` or ``"Code"``.
+
+        It holds ``globalStorage/`` and ``workspaceStorage/``. ``product`` is the application's
+        data folder name exactly as the editor spells it (``"Code - Insiders"``, ``"Trae CN"``).
+        """
+        return self.config_home() / product / "User"

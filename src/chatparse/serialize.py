@@ -1,0 +1,186 @@
+"""Turn model objects into plain JSON data and back, exactly.
+
+There is one cattrs converter, built here on first use. ``to_dict`` writes every field, in field
+order, with datetimes as ISO-8601 strings ending in ``Z``; the outermost object also carries
+``schema_version``. ``from_dict`` is strict where cattrs would be lenient: a number is not
+silently turned into a string, nor a string into a bool, because data that needs such coercion was
+not written by us and should not be trusted silently. Its errors name the path of each bad field.
+
+``from_dict(type(x), to_dict(x)) == x`` holds for every model object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, Final, TypeVar
+
+import cattrs
+from cattrs.cols import (
+    homogenous_tuple_structure_factory,
+    is_mapping,
+    is_sequence,
+    mapping_structure_factory,
+)
+from cattrs.errors import BaseValidationError
+
+from chatparse import model
+from chatparse.errors import ModelError
+
+__all__ = ["SCHEMA_VERSION", "from_dict", "from_json", "to_dict", "to_json"]
+
+SCHEMA_VERSION: Final = 1
+"""The version of the serialized form. It changes when a field is added, removed or changes
+meaning; ``from_dict`` refuses data written under another version."""
+
+_SCHEMA_KEY: Final = "schema_version"
+
+MODEL_CLASSES: Final[tuple[type, ...]] = (
+    model.ConversationMeta,
+    model.Diagnostics,
+    model.ImageRef,
+    model.Message,
+    model.ParsedConversation,
+    model.SourceInfo,
+    model.ToolCall,
+    model.UnknownRecord,
+    model.Usage,
+)
+
+T = TypeVar("T")
+
+
+def _format_datetime(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _parse_datetime(value: object, _type: object) -> datetime:
+    if not isinstance(value, str):
+        msg = f"expected an ISO-8601 string, got {type(value).__name__}"
+        raise TypeError(msg)
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is None:
+        msg = f"datetime {value!r} has no time zone"
+        raise ValueError(msg)
+    return parsed.astimezone(UTC)
+
+
+def _strict(expected: type[Any]) -> Any:
+    def structure(value: object, _type: object) -> object:
+        # bool is an int to Python but not to JSON; refuse it where an int is expected.
+        if type(value) is not expected:
+            msg = f"expected {expected.__name__}, got {type(value).__name__}"
+            raise TypeError(msg)
+        return value
+
+    return structure
+
+
+def _only(kind: type | tuple[type, ...], what: str, factory: Any) -> Any:
+    # cattrs happily turns any iterable into a tuple (a string into a tuple of characters, an
+    # object into a tuple of its keys); serialized model data only ever has JSON arrays there.
+    def make(type_: Any, conv: cattrs.Converter) -> Any:
+        inner = factory(type_, conv)
+
+        def structure(value: object, target: Any) -> Any:
+            if not isinstance(value, kind):
+                msg = f"expected {what}, got {type(value).__name__}"
+                raise TypeError(msg)
+            return inner(value, target)
+
+        return structure
+
+    return make
+
+
+def _describe(exc: BaseException, type_: Any) -> str:
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown fields {sorted(exc.extra_fields)}"
+    expected = getattr(type_, "__name__", None) or str(type_)
+    return f"{exc} (expected {expected})"
+
+
+@cache
+def converter() -> cattrs.Converter:
+    """The one converter; built on first use so that importing chatparse stays cheap."""
+    conv = cattrs.Converter(detailed_validation=True, forbid_extra_keys=True)
+    conv.register_unstructure_hook(datetime, _format_datetime)
+    conv.register_structure_hook(datetime, _parse_datetime)
+    for primitive in (str, int, bool):
+        conv.register_structure_hook(primitive, _strict(primitive))
+    conv.register_structure_hook_factory(
+        is_sequence, _only((list, tuple), "an array", homogenous_tuple_structure_factory)
+    )
+    conv.register_structure_hook_factory(
+        is_mapping, _only(Mapping, "an object", mapping_structure_factory)
+    )
+    # Read-only mappings unstructure to plain dicts; cattrs would otherwise try to rebuild
+    # a MappingProxyType, which has no such constructor.
+    conv.register_unstructure_hook_func(
+        lambda t: getattr(t, "__origin__", None) is Mapping,
+        lambda value: dict(value.items()),
+    )
+    return conv
+
+
+def to_dict(obj: object) -> dict[str, Any]:
+    """Serialize a model object to plain JSON types, with ``schema_version`` first."""
+    if type(obj) not in MODEL_CLASSES:
+        msg = f"to_dict takes a chatparse model object, got {type(obj).__name__}"
+        raise TypeError(msg)
+    data: dict[str, Any] = converter().unstructure(obj)
+    return {_SCHEMA_KEY: SCHEMA_VERSION, **data}
+
+
+def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
+    """Rebuild a model object of type ``cls`` from :func:`to_dict` output.
+
+    Raises:
+        ModelError: the data does not describe a valid ``cls``; the message names each bad
+            field's path, such as ``$.messages[3].role``.
+    """
+    if cls not in MODEL_CLASSES:
+        msg = f"from_dict builds chatparse model classes, not {getattr(cls, '__name__', cls)!r}"
+        raise TypeError(msg)
+    if not isinstance(data, Mapping):
+        raise ModelError(cls.__name__, [f"expected an object, got {type(data).__name__} @ $"])
+    body = dict(data)
+    version = body.pop(_SCHEMA_KEY, SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        problem = (
+            f"written with schema version {version!r}, this chatparse reads "
+            f"{SCHEMA_VERSION}; use the chatparse version that wrote it, or parse the "
+            f"source again @ $.{_SCHEMA_KEY}"
+        )
+        raise ModelError(cls.__name__, [problem])
+    try:
+        return converter().structure(body, cls)
+    except BaseValidationError as exc:
+        lines = cattrs.transform_error(exc, path="$", format_exception=_describe)
+        raise ModelError(cls.__name__, lines) from exc
+    except (TypeError, ValueError) as exc:
+        # A value that passed every field hook but broke an invariant of the class itself
+        # (such as a naive datetime caught by the model's own converter).
+        raise ModelError(cls.__name__, [f"{exc} @ $"]) from exc
+
+
+def to_json(obj: object, *, indent: int | None = None) -> str:
+    """Serialize a model object to a JSON string (UTF-8 text, not ASCII-escaped)."""
+    return json.dumps(to_dict(obj), ensure_ascii=False, indent=indent)
+
+
+def from_json(cls: type[T], text: str | bytes) -> T:
+    """Rebuild a model object of type ``cls`` from :func:`to_json` output.
+
+    Raises:
+        ModelError: the text is not JSON, or does not describe a valid ``cls``.
+    """
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ModelError(getattr(cls, "__name__", str(cls)), [f"not JSON: {exc} @ $"]) from exc
+    return from_dict(cls, data)

@@ -1,0 +1,67 @@
+"""Host: where adapters look, per platform, without touching the real machine."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from chatparse.host import Host
+
+HOME = Path("/home/ada")
+
+
+def test_defaults_describe_this_machine() -> None:
+    """Host() is this machine: real home, a snapshot of the environment, this platform."""
+    host = Host()
+    assert host.home == Path.home()
+    assert dict(host.env) == dict(os.environ)
+    assert host.platform == (sys.platform if sys.platform in ("darwin", "win32") else "linux")
+
+
+def test_env_is_a_snapshot_and_hidden_from_repr() -> None:
+    """An explicit env is used as given, copied, and never printed."""
+    env = {"API_KEY": "hunter2"}
+    host = Host(home=HOME, env=env, platform="linux")
+    env["API_KEY"] = "changed"
+    assert host.getenv("API_KEY") == "hunter2"
+    assert "hunter2" not in repr(host)
+
+
+def test_empty_variable_counts_as_unset() -> None:
+    """VAR= is treated like an unset variable."""
+    host = Host(home=HOME, env={"XDG_CONFIG_HOME": ""}, platform="linux")
+    assert host.getenv("XDG_CONFIG_HOME") is None
+    assert host.config_home() == HOME / ".config"
+
+
+@pytest.mark.parametrize(
+    ("platform", "env", "expected"),
+    [
+        ("linux", {}, HOME / ".config/Cursor/User"),
+        ("linux", {"XDG_CONFIG_HOME": "/xdg"}, Path("/xdg/Cursor/User")),
+        ("linux", {"XDG_CONFIG_HOME": "relative"}, HOME / ".config/Cursor/User"),
+        ("freebsd14", {}, HOME / ".config/Cursor/User"),
+        ("darwin", {"XDG_CONFIG_HOME": "/xdg"}, HOME / "Library/Application Support/Cursor/User"),
+        ("win32", {}, HOME / "AppData/Roaming/Cursor/User"),
+        ("win32", {"APPDATA": "/roaming"}, Path("/roaming/Cursor/User")),
+    ],
+)
+def test_vscode_user_dir(platform: str, env: dict[str, str], expected: Path) -> None:
+    """VS Code-family user-data dirs follow each platform's convention."""
+    assert Host(home=HOME, env=env, platform=platform).vscode_user_dir("Cursor") == expected
+
+
+def test_unknown_platform_is_linux() -> None:
+    """Unix-likes other than macOS are treated as Linux (XDG)."""
+    assert Host(home=HOME, env={}, platform="cygwin").platform == "linux"
+
+
+def test_expand_uses_host_home() -> None:
+    """~ expands against the host's home, not the real one."""
+    host = Host(home=HOME, env={}, platform="linux")
+    assert host.expand("~") == HOME
+    assert host.expand("~/.codex") == HOME / ".codex"
+    assert host.expand("/abs/path") == Path("/abs/path")

@@ -1,0 +1,153 @@
+"""Serialization: exact round trips, the JSON form, strict reading, and the shipped schema."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from importlib.resources import files
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+
+import chatparse
+from chatparse import _jsonschema, model
+from chatparse.errors import ModelError
+
+from strategies import any_model_object, conversations
+
+VALIDATOR = jsonschema.Draft202012Validator(
+    _jsonschema.json_schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(any_model_object)
+def test_round_trip_is_exact(obj: Any) -> None:
+    """from_dict(to_dict(x)) == x and from_json(to_json(x)) == x for every model object."""
+    cls = type(obj)
+    data = chatparse.to_dict(obj)
+    assert chatparse.from_dict(cls, data) == obj
+    assert chatparse.from_json(cls, chatparse.to_json(obj)) == obj
+    assert json.loads(json.dumps(data)) == data  # plain JSON types only
+
+
+@settings(max_examples=200, deadline=None)
+@given(conversations)
+def test_serialized_conversations_match_the_schema(conversation: model.ParsedConversation) -> None:
+    """Every serialized conversation validates against the generated JSON Schema."""
+    VALIDATOR.validate(chatparse.to_dict(conversation))
+
+
+def _sample() -> model.ParsedConversation:
+    meta = model.ConversationMeta(source="codex", id="c1", path="/h/s.jsonl", fingerprint="1:2")
+    return model.ParsedConversation(
+        source="codex",
+        id="c1",
+        meta=meta,
+        parser_version="1",
+        created_at=datetime(2025, 3, 1, 12, 30, 5, 123000, tzinfo=UTC),
+        messages=(
+            model.Message(id="a", role="user", text="hi"),
+            model.Message(id="b", role="assistant", parent_id="a", text="hello"),
+        ),
+    )
+
+
+def test_dict_form_is_ordered_and_versioned() -> None:
+    """schema_version comes first, then fields in declaration order; datetimes end in Z."""
+    data = chatparse.to_dict(_sample())
+    assert list(data)[:4] == ["schema_version", "source", "id", "meta"]
+    assert data["schema_version"] == chatparse.SCHEMA_VERSION
+    assert data["created_at"] == "2025-03-01T12:30:05.123000Z"
+    assert list(data["messages"][0]) == [field.name for field in model.Message.__attrs_attrs__]
+
+
+def test_json_keeps_unicode_readable() -> None:
+    """to_json writes UTF-8 text, not ASCII escapes."""
+    conversation = _sample()
+    text = chatparse.to_json(model.Message(id="x", role="user", text="héllo 世界"))
+    assert "héllo 世界" in text
+    assert (
+        chatparse.from_json(model.ParsedConversation, chatparse.to_json(conversation).encode())
+        == conversation
+    )
+
+
+def test_bad_field_error_names_its_path() -> None:
+    """A wrong value deep inside is reported with its JSON path."""
+    data = chatparse.to_dict(_sample())
+    data["messages"][1]["role"] = "robot"
+    data["meta"]["size"] = "big"
+    with pytest.raises(ModelError) as info:
+        chatparse.from_dict(model.ParsedConversation, data)
+    assert any(line.endswith("@ $.messages[1].role") for line in info.value.errors)
+    assert any(line.endswith("@ $.meta.size") for line in info.value.errors)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda d: d.pop("id"), "@ $.id"),
+        (lambda d: d.update(extra=1), "@ $"),
+        (lambda d: d["messages"][0].update(is_sidechain="yes"), "@ $.messages[0].is_sidechain"),
+        (
+            lambda d: d["messages"][0].update(timestamp="2025-01-01T00:00:00"),
+            "@ $.messages[0].timestamp",
+        ),
+        (lambda d: d["meta"].update(size=True), "@ $.meta.size"),
+        (lambda d: d["messages"][0].update(kind="chatter"), "@ $.messages[0].kind"),
+        (lambda d: d.update(messages={}), "@ $.messages"),
+    ],
+)
+def test_strict_reading(change: Any, path: str) -> None:
+    """Missing fields, unknown fields, coercible-but-wrong types and naive datetimes are refused."""
+    data = chatparse.to_dict(_sample())
+    change(data)
+    with pytest.raises(ModelError) as info:
+        chatparse.from_dict(model.ParsedConversation, data)
+    assert any(line.endswith(path) for line in info.value.errors), info.value.errors
+
+
+def test_other_schema_version_is_refused() -> None:
+    """Data from another schema version is refused with advice, not misread."""
+    data = chatparse.to_dict(_sample())
+    data["schema_version"] = 99
+    with pytest.raises(ModelError, match="schema version 99"):
+        chatparse.from_dict(model.ParsedConversation, data)
+
+
+def test_not_json_and_not_an_object() -> None:
+    """Text that is not JSON, and JSON that is not an object, raise ModelError."""
+    with pytest.raises(ModelError, match="not JSON"):
+        chatparse.from_json(model.Message, "{")
+    with pytest.raises(ModelError, match="expected an object"):
+        chatparse.from_dict(model.Message, [])  # type: ignore[arg-type]  # the point of the test
+
+
+def test_only_model_objects() -> None:
+    """to_dict and from_dict refuse types that are not part of the model."""
+    with pytest.raises(TypeError):
+        chatparse.to_dict({"a": 1})
+    with pytest.raises(TypeError):
+        chatparse.from_dict(dict, {})
+
+
+def test_shipped_schema_is_current() -> None:
+    """The schema file in the package equals a fresh generation from the model."""
+    shipped = files("chatparse").joinpath("parsed-conversation.schema.json").read_text("utf-8")
+    assert shipped == _jsonschema.render(), (
+        "the shipped JSON Schema is stale; regenerate it with: nox -s schema"
+    )
+
+
+def test_schema_rejects_wrong_output() -> None:
+    """The schema is strict enough to catch a wrong type and an unknown field."""
+    data = chatparse.to_dict(_sample())
+    data["messages"][0]["role"] = "robot"
+    assert not VALIDATOR.is_valid(data)
+    data = chatparse.to_dict(_sample())
+    data["surprise"] = True
+    assert not VALIDATOR.is_valid(data)
