@@ -102,7 +102,8 @@ def _instantiate(name: str, distribution: str | None, target: str) -> SourceAdap
         if (
             distribution == OWN_DISTRIBUTION
             and isinstance(exc, ModuleNotFoundError)
-            and exc.name == module
+            and exc.name is not None
+            and f"{module}.".startswith(f"{exc.name}.")
         ):
             reason = f"this release of chatparse does not include it yet ({module} is missing)"
         else:
