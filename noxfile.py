@@ -39,7 +39,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHONS[0])
 def lint(session: nox.Session) -> None:
     """Check formatting and lint rules with ruff."""
-    session.install("ruff>=0.8")
+    session.install("ruff==0.17.6")  # pinned: new ruff releases add rules and formatting
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
 
@@ -47,7 +47,9 @@ def lint(session: nox.Session) -> None:
 @nox.session(python=PYTHONS[0])
 def typing(session: nox.Session) -> None:
     """Type-check the package, the tests and this file with mypy --strict."""
-    session.install("-e", ".", f"./{PLUGIN_PKG}", "mypy>=1.13", "nox", *TEST_DEPS)
+    session.install(
+        "-e", ".", f"./{PLUGIN_PKG}", "mypy==2.4.1", "nox", "types-jsonschema", *TEST_DEPS
+    )
     session.run("mypy")
 
 

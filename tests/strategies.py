@@ -11,7 +11,7 @@ from chatparse import model
 
 # Any Unicode a well-formed string may hold: no lone surrogates (chatparse repairs those at the
 # boundary, so they never reach the model).
-text = st.text(st.characters(codec="utf-8"), max_size=20)
+text = st.text(st.characters(codec="utf-8"), max_size=8)
 maybe_text = st.none() | text
 counts = st.none() | st.integers(min_value=0, max_value=2**53)
 source_names = st.from_regex(r"[a-z0-9][a-z0-9-]{0,12}", fullmatch=True)
@@ -30,7 +30,7 @@ json_values: st.SearchStrategy[Any] = st.recursive(
     | st.floats(allow_nan=False, allow_infinity=False)
     | text,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
-    max_leaves=8,
+    max_leaves=4,
 )
 
 usages = st.builds(
@@ -117,7 +117,7 @@ def _conversation(subagents: st.SearchStrategy[tuple[model.ParsedConversation, .
         created_at=moments,
         updated_at=moments,
         producer_version=maybe_text,
-        messages=st.lists(messages, max_size=4).map(tuple),
+        messages=st.lists(messages, max_size=3).map(tuple),
         subagents=subagents,
         diagnostics=diagnostics,
     )
@@ -126,7 +126,7 @@ def _conversation(subagents: st.SearchStrategy[tuple[model.ParsedConversation, .
 conversations: st.SearchStrategy[model.ParsedConversation] = st.recursive(
     _conversation(st.just(())),
     lambda inner: _conversation(st.lists(inner, max_size=2).map(tuple)),
-    max_leaves=4,
+    max_leaves=3,
 )
 
 any_model_object = st.one_of(

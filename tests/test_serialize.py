@@ -22,15 +22,26 @@ VALIDATOR = jsonschema.Draft202012Validator(
 )
 
 
-@settings(max_examples=1000, deadline=None)
-@given(any_model_object)
-def test_round_trip_is_exact(obj: Any) -> None:
-    """from_dict(to_dict(x)) == x and from_json(to_json(x)) == x for every model object."""
+def assert_round_trip(obj: Any) -> None:
     cls = type(obj)
     data = chatparse.to_dict(obj)
     assert chatparse.from_dict(cls, data) == obj
     assert chatparse.from_json(cls, chatparse.to_json(obj)) == obj
     assert json.loads(json.dumps(data)) == data  # plain JSON types only
+
+
+@settings(max_examples=1000, deadline=None)
+@given(conversations)
+def test_conversation_round_trip_is_exact(conversation: model.ParsedConversation) -> None:
+    """A thousand conversations (nested sub-agents, any Unicode, None everywhere) round-trip."""
+    assert_round_trip(conversation)
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_model_object)
+def test_every_model_object_round_trips(obj: Any) -> None:
+    """from_dict(to_dict(x)) == x and from_json(to_json(x)) == x for every model class."""
+    assert_round_trip(obj)
 
 
 @settings(max_examples=200, deadline=None)
