@@ -1,0 +1,78 @@
+"""Where VS Code and its forks (Cursor, Trae, VSCodium…) keep per-user and per-workspace state.
+
+Shared by every adapter of that family. Layout, per product:
+
+``<User>/globalStorage/state.vscdb``
+    Application-wide key-value store (SQLite, table ``ItemTable``).
+``<User>/workspaceStorage/<workspace id>/``
+    One folder per opened folder or workspace, with its own ``state.vscdb`` and, except for
+    empty windows, a ``workspace.json`` naming what was opened as a URI.
+
+``<User>`` is found through :meth:`chatparse.host.Host.vscode_user_dir`; remote servers (SSH, WSL,
+Codespaces) keep the same tree under ``~/.vscode-server/data/User``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Final
+from urllib.parse import unquote, urlsplit
+
+from chatparse.host import Host
+
+__all__ = [
+    "GLOBAL_DB",
+    "WORKSPACE_DB",
+    "existing_user_dirs",
+    "uri_to_project_path",
+    "workspace_dirs",
+]
+
+GLOBAL_DB: Final = Path("globalStorage") / "state.vscdb"
+WORKSPACE_DB: Final = "state.vscdb"
+WORKSPACE_FILE: Final = "workspace.json"
+
+
+def existing_user_dirs(
+    host: Host, products: Iterable[str], *, server_dirs: Iterable[str] = ()
+) -> list[Path]:
+    """The ``User`` directories of ``products`` that exist on ``host``, in the order given.
+
+    ``server_dirs`` names remote-server folders under the home (``".vscode-server"``), whose
+    ``data/User`` is laid out the same way.
+    """
+    candidates = [host.vscode_user_dir(product) for product in products]
+    candidates += [host.home / name / "data" / "User" for name in server_dirs]
+    found: list[Path] = []
+    for candidate in candidates:
+        if candidate.is_dir() and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def workspace_dirs(user_dir: Path) -> Iterator[Path]:
+    """Every ``workspaceStorage/<id>/`` folder, sorted by id so scans are deterministic."""
+    storage = user_dir / "workspaceStorage"
+    if not storage.is_dir():
+        return
+    yield from sorted(child for child in storage.iterdir() if child.is_dir())
+
+
+def uri_to_project_path(uri: str, platform: str) -> str:
+    r"""The project path a ``workspace.json`` URI stands for, in the host platform's own form.
+
+    ``file:///home/ada/proj`` is ``/home/ada/proj``; ``file:///c%3A/Users/ada/proj`` on Windows
+    is ``c:\Users\ada\proj``. Other schemes (``vscode-remote://ssh-remote+box/src``) are kept
+    verbatim: the path only means something on the remote machine, and dropping the authority
+    would make it look local.
+    """
+    parts = urlsplit(uri)
+    if parts.scheme != "file":
+        return uri
+    path = unquote(parts.path)
+    if platform == "win32":
+        if parts.netloc:  # a UNC share: file://server/share/dir
+            return str(PureWindowsPath(f"//{parts.netloc}{path}"))
+        return str(PureWindowsPath(path.removeprefix("/")))
+    return str(PurePosixPath(path))
