@@ -22,7 +22,7 @@ nox.options.error_on_missing_interpreters = False
 ROOT = Path(__file__).parent
 PYTHONS = ["3.11", "3.12", "3.13"]
 PLUGIN_PKG = "tests/plugin_pkg"
-TEST_DEPS = ["pytest>=9", "hypothesis>=6.100", "jsonschema>=4.23"]
+TEST_DEPS = ["pytest>=9", "hypothesis>=6.100", "jsonschema>=4.23", "markdown-it-py>=3"]
 
 
 @nox.session(python=PYTHONS)

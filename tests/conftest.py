@@ -76,6 +76,20 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> registry.Registry:
     return fresh
 
 
+GHOST_BUILTIN = "ghost"
+
+
+@pytest.fixture
+def ghost_builtins(
+    monkeypatch: pytest.MonkeyPatch, fresh_registry: registry.Registry
+) -> registry.Registry:
+    """Built-ins replaced by one declared but not written, whatever the real ones are by now."""
+    monkeypatch.setattr(
+        registry, "BUILTIN_ADAPTERS", {GHOST_BUILTIN: "chatparse.adapters.ghost:GhostAdapter"}
+    )
+    return fresh_registry
+
+
 MakeDist = Callable[[str, Mapping[str, str], str], str]
 
 

@@ -20,9 +20,9 @@ from conftest import NoteAdapter
 
 
 @pytest.fixture
-def notes_home(tmp_path: Path, fresh_registry: registry.Registry) -> chatparse.Host:
-    """A fake home with two note files, and the notes adapter registered."""
-    fresh_registry.register(NoteAdapter, replace=False)
+def notes_home(tmp_path: Path, ghost_builtins: registry.Registry) -> chatparse.Host:
+    """A fake home with two note files, the notes adapter, and one unwritten built-in."""
+    ghost_builtins.register(NoteAdapter, replace=False)
     notes = tmp_path / ".notes"
     notes.mkdir()
     (notes / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
@@ -39,7 +39,7 @@ def test_detect_named_source(notes_home: chatparse.Host) -> None:
 
 
 def test_detect_all_skips_unloadable_with_warnings(notes_home: chatparse.Host) -> None:
-    """Over every adapter, the unwritten built-ins are skipped with a warning each."""
+    """Over every adapter, an unwritten built-in is skipped with a warning."""
     with pytest.warns(ChatparseWarning, match="does not include it yet"):
         found = chatparse.detect(notes_home)
     assert [info.source for info in found] == ["notes"]
@@ -92,7 +92,7 @@ def test_iter_conversations_checks_errors_argument(notes_home: chatparse.Host) -
 def test_parse_path_sniffs_source(notes_home: chatparse.Host) -> None:
     """parse_path finds the adapter that recognises the file."""
     path = notes_home.home / ".notes" / "a.txt"
-    with pytest.warns(ChatparseWarning):  # the unwritten built-ins are skipped
+    with pytest.warns(ChatparseWarning):  # the unwritten built-in is skipped
         [parsed] = chatparse.parse_path(path)
     assert parsed.source == "notes"
     assert len(parsed.messages) == 2
@@ -121,7 +121,7 @@ def test_parse_path_errors(notes_home: chatparse.Host) -> None:
 
 
 def test_bulk_detect_survives_a_raising_adapter(
-    notes_home: chatparse.Host, fresh_registry: registry.Registry
+    notes_home: chatparse.Host, ghost_builtins: registry.Registry
 ) -> None:
     """An adapter whose detect() raises is skipped with a warning over all adapters."""
 
@@ -131,7 +131,7 @@ def test_bulk_detect_survives_a_raising_adapter(
         def detect(self, host: chatparse.Host) -> chatparse.SourceInfo | None:  # noqa: ARG002 -- the protocol's signature
             raise OSError("permission denied")
 
-    fresh_registry.register(Crashy, replace=False)
+    ghost_builtins.register(Crashy, replace=False)
     with pytest.warns(ChatparseWarning) as caught:
         found = chatparse.detect(notes_home)
     assert [info.source for info in found] == ["notes"]

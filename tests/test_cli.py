@@ -1,4 +1,4 @@
-"""The command line as far as Foundation goes: --version and adapters."""
+"""The chatparse command: every subcommand, JSON output read back, and exit codes."""
 
 from __future__ import annotations
 
@@ -6,19 +6,40 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import chatparse
-from chatparse import cli
+from chatparse import cli, registry
+
+from conftest import GHOST_BUILTIN, NoteAdapter
 
 PLUGIN_INSTALLED = os.environ.get("CHATPARSE_TEST_PLUGIN_INSTALLED") == "1"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command in a fresh interpreter, as a user would."""
     return subprocess.run(
         [sys.executable, "-m", "chatparse", *args], capture_output=True, text=True, check=False
     )
+
+
+@pytest.fixture
+def notes(tmp_path: Path, ghost_builtins: registry.Registry) -> Path:
+    """A home with two notes conversations, the notes adapter, and one unwritten built-in."""
+    ghost_builtins.register(NoteAdapter, replace=False)
+    folder = tmp_path / "home" / ".notes"
+    folder.mkdir(parents=True)
+    (folder / "first.txt").write_text("hello\n# not a heading\n", encoding="utf-8")
+    (folder / "second.txt").write_text("again\n", encoding="utf-8")
+    return tmp_path / "home"
+
+
+def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def test_version() -> None:
@@ -28,24 +49,49 @@ def test_version() -> None:
     assert result.stdout.strip() == f"chatparse {chatparse.__version__}"
 
 
-def test_adapters_lists_builtins_with_status(capsys: pytest.CaptureFixture[str]) -> None:
-    """`adapters` lists every built-in, where it comes from, and why it cannot load yet."""
-    assert cli.main(["adapters"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+def test_help_has_examples() -> None:
+    """Every subcommand's --help shows examples."""
+    for command in ("adapters", "detect", "scan", "parse", "export", "conformance", "doctor"):
+        result = run(command, "--help")
+        assert result.returncode == 0
+        assert "examples:" in result.stdout
+
+
+def test_usage_error_exit_code() -> None:
+    """An unknown command is a usage error (exit 2)."""
+    assert run("frobnicate").returncode == 2
+
+
+def test_missing_home_is_one_line_error() -> None:
+    """An environment error is one line on stderr and exit 2, no traceback."""
+    result = run("--home", "/definitely/not/here", "scan")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "chatparse: error: --home /definitely/not/here: not a directory"
+
+
+def test_adapters_lists_builtins() -> None:
+    """`adapters` lists every built-in with where it comes from."""
+    result = run("adapters")
+    assert result.returncode == 0
     for name in ("claude-code", "codex", "copilot", "cursor", "trae"):
-        [line] = [line for line in lines if line.startswith(f"{name} ")]
-        assert "builtin (chatparse)" in line
-        assert "NOT LOADABLE" in line
+        assert any(
+            line.startswith(f"{name} ") and "builtin (chatparse)" in line
+            for line in result.stdout.splitlines()
+        )
 
 
+@pytest.mark.usefixtures("ghost_builtins")
 def test_adapters_json_and_check(capsys: pytest.CaptureFixture[str]) -> None:
     """--json gives one object per adapter; --check fails while an adapter cannot load."""
-    assert cli.main(["adapters", "--json", "--check"]) == 1
-    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    by_name = {row["name"]: row for row in rows}
-    assert by_name["codex"]["status"] == "error"
-    assert by_name["codex"]["origin"] == "builtin"
-    assert "does not include it yet" in by_name["codex"]["error"]
+    code, out, _ = call(capsys, "adapters", "--json", "--check")
+    assert code == 1
+    by_name = {row["name"]: row for row in map(json.loads, out.splitlines())}
+    assert by_name[GHOST_BUILTIN]["status"] == "error"
+    assert by_name[GHOST_BUILTIN]["origin"] == "builtin"
+    assert "does not include it yet" in by_name[GHOST_BUILTIN]["error"]
+    code, out, _ = call(capsys, "adapters")
+    assert code == 0
+    assert "NOT LOADABLE" in out
 
 
 @pytest.mark.skipif(not PLUGIN_INSTALLED, reason="needs tests/plugin_pkg installed (nox -s tests)")
@@ -58,6 +104,116 @@ def test_adapters_lists_installed_plugin() -> None:
     assert "Toy Chat, parser 1" in line
 
 
-def test_usage_error_exit_code() -> None:
-    """An unknown command is a usage error (exit 2)."""
-    assert run("frobnicate").returncode == 2
+def test_detect_and_scan(notes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Detect and scan report the fake home, as a table and as JSON lines read back."""
+    code, out, err = call(capsys, "--home", str(notes), "--source", "notes", "detect")
+    assert code == 0
+    assert "notes" in out
+    assert str(notes / ".notes") in out
+    assert err == ""
+    code, out, _ = call(capsys, "--home", str(notes), "scan", "--json", "--source", "notes")
+    assert code == 0
+    metas = [
+        chatparse.from_dict(chatparse.ConversationMeta, json.loads(line))
+        for line in out.splitlines()
+    ]
+    assert [meta.id for meta in metas] == ["first", "second"]
+    code, out, err = call(capsys, "--home", str(notes), "scan")
+    assert code == 0
+    assert "2 conversation(s)" in out
+    assert "does not include it yet" in err  # the unwritten built-in, as a one-line warning
+    assert err.startswith("chatparse: warning:")
+
+
+def test_parse_by_id_and_path(notes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Parse takes an id (found by scanning) or a path, and prints JSON or Markdown."""
+    code, out, _ = call(capsys, "--home", str(notes), "--source", "notes", "parse", "first")
+    assert code == 0
+    parsed = chatparse.from_json(chatparse.ParsedConversation, out)
+    assert [m.text for m in parsed.messages] == ["hello", "# not a heading"]
+    path = str(notes / ".notes" / "second.txt")
+    code, out, _ = call(capsys, "parse", path, "--source", "notes", "--format", "markdown")
+    assert code == 0
+    assert out.startswith("# second\n")
+    code, _, err = call(capsys, "--home", str(notes), "--source", "notes", "parse", "nope")
+    assert code == 2
+    assert "no conversation has that id" in err
+
+
+def test_export_is_incremental(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second export with --state writes nothing; a changed conversation is written again."""
+    out_dir = tmp_path / "out"
+    state = tmp_path / "state.json"
+    argv = ["--home", str(notes), "--source", "notes", "export", "--out", str(out_dir)]
+    argv += ["--format", "markdown", "--state", str(state), "--json"]
+    code, out, _ = call(capsys, *argv)
+    assert (code, json.loads(out)) == (0, {"found": 2, "exported": 2, "unchanged": 0, "failed": 0})
+    files = sorted(out_dir.rglob("*.md"))
+    assert len(files) == 2
+    before = {path: path.stat().st_mtime_ns for path in [*files, state]}
+    code, out, _ = call(capsys, *argv)
+    assert json.loads(out) == {"found": 2, "exported": 0, "unchanged": 2, "failed": 0}
+    assert {path: path.stat().st_mtime_ns for path in [*files, state]} == before
+    (notes / ".notes" / "second.txt").write_text("again\nand more\n", encoding="utf-8")
+    code, out, _ = call(capsys, *argv)
+    assert json.loads(out)["exported"] == 1
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json"])
+def test_export_formats_read_back(
+    notes: Path, tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exported JSON and JSONL read back into equal conversations."""
+    out_dir = tmp_path / fmt
+    code, _, _ = call(
+        capsys,
+        "--home",
+        str(notes),
+        "--source",
+        "notes",
+        "export",
+        "--out",
+        str(out_dir),
+        "--format",
+        fmt,
+    )
+    assert code == 0
+    if fmt == "jsonl":
+        rows = (out_dir / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
+        texts = rows
+    else:
+        texts = [path.read_text(encoding="utf-8") for path in sorted(out_dir.rglob("*.json"))]
+    ids = sorted(chatparse.from_json(chatparse.ParsedConversation, text).id for text in texts)
+    assert ids == ["first", "second"]
+
+
+def test_export_reports_failures_and_exits_1(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A conversation that fails to parse is reported and skipped; the exit code is 1."""
+    (notes / ".notes" / "boom.txt").write_text("x\n", encoding="utf-8")
+    code, out, err = call(
+        capsys, "--home", str(notes), "--source", "notes", "export", "--out", str(tmp_path / "o")
+    )
+    assert code == 1
+    assert "failed: notes boom" in err
+    assert "2 exported, 0 unchanged, 1 failed" in out
+
+
+def test_doctor_explains(notes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Doctor says which adapters cannot load, which found nothing, and what was found."""
+    (notes / ".notes" / "empty.txt").write_text("", encoding="utf-8")
+    code, out, _ = call(capsys, "--home", str(notes), "doctor")
+    assert code == 0
+    assert f"{GHOST_BUILTIN}\n  cannot be loaded:" in out
+    assert "3 conversation(s) listed, 0 failed to parse" in out
+    assert "1 conversation(s) have no messages" in out
+
+
+def test_platform_needs_home() -> None:
+    """--platform only makes sense for another machine's home."""
+    result = run("--platform", "darwin", "detect")
+    assert result.returncode == 2
+    assert "--platform needs --home" in result.stderr

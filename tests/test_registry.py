@@ -16,7 +16,7 @@ from chatparse.errors import (
     ChatparseWarning,
 )
 
-from conftest import PLUGIN_SOURCE, MakeDist, NoteAdapter
+from conftest import GHOST_BUILTIN, PLUGIN_SOURCE, MakeDist, NoteAdapter
 
 BUILTINS = ("claude-code", "codex", "copilot", "cursor", "trae")
 
@@ -40,11 +40,11 @@ def test_builtins_are_also_declared_as_entry_points() -> None:
     assert own == registry.BUILTIN_ADAPTERS
 
 
-@pytest.mark.parametrize("name", BUILTINS)
-def test_unwritten_builtin_fails_clearly(name: str) -> None:
+@pytest.mark.usefixtures("ghost_builtins")
+def test_unwritten_builtin_fails_clearly() -> None:
     """A built-in whose module is not written yet raises AdapterLoadError; it never fakes output."""
     with pytest.raises(AdapterLoadError, match="does not include it yet") as info:
-        registry.Registry().get(name)
+        registry.Registry().get(GHOST_BUILTIN)
     assert info.value.distribution == "chatparse"
     assert isinstance(info.value.__cause__, ModuleNotFoundError)
 
@@ -136,6 +136,7 @@ def test_badly_named_entry_point_is_ignored_with_warning(make_dist: MakeDist) ->
     assert "Shouty_Name" not in names
 
 
+@pytest.mark.usefixtures("ghost_builtins")
 def test_bulk_iteration_skips_broken_with_warning(make_dist: MakeDist) -> None:
     """Iterating every adapter skips the ones that fail to load, warning about each."""
     make_dist("chatparse-alpha", {"alpha": "Alpha"}, PLUGIN_SOURCE)
@@ -145,13 +146,14 @@ def test_bulk_iteration_skips_broken_with_warning(make_dist: MakeDist) -> None:
     assert "alpha" in loaded
     assert "broken" not in loaded
     skipped = sorted(str(w.message).split("'")[1] for w in caught)
-    assert skipped == sorted(["broken", *BUILTINS])
+    assert skipped == ["broken", GHOST_BUILTIN]
 
 
+@pytest.mark.usefixtures("ghost_builtins")
 def test_named_iteration_raises() -> None:
     """Asking for adapters by name raises on the first one that fails."""
     with pytest.raises(AdapterLoadError):
-        list(registry.Registry().iter_adapters(["codex"]))
+        list(registry.Registry().iter_adapters([GHOST_BUILTIN]))
 
 
 def test_register_adapter_and_conflicts(fresh_registry: registry.Registry) -> None:
@@ -169,19 +171,19 @@ def test_register_adapter_and_conflicts(fresh_registry: registry.Registry) -> No
     assert spec.origin == "registered"
 
 
-def test_register_may_replace_a_builtin(fresh_registry: registry.Registry) -> None:
+def test_register_may_replace_a_builtin(ghost_builtins: registry.Registry) -> None:
     """A runtime registration with replace=True shadows a built-in of the same name."""
 
-    class Codex(NoteAdapter):
-        name = "codex"
+    class Ghost(NoteAdapter):
+        name = GHOST_BUILTIN
 
     with pytest.raises(AdapterConflictError):
-        fresh_registry.register(Codex, replace=False)
-    fresh_registry.register(Codex, replace=True)
-    assert isinstance(fresh_registry.get("codex"), Codex)
-    fresh_registry.unregister("codex")
+        ghost_builtins.register(Ghost, replace=False)
+    ghost_builtins.register(Ghost, replace=True)
+    assert isinstance(ghost_builtins.get(GHOST_BUILTIN), Ghost)
+    ghost_builtins.unregister(GHOST_BUILTIN)
     with pytest.raises(AdapterLoadError):
-        fresh_registry.get("codex")
+        ghost_builtins.get(GHOST_BUILTIN)
 
 
 def test_register_refuses_non_adapters_and_bad_names(fresh_registry: registry.Registry) -> None:

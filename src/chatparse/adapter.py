@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from chatparse.host import Host
     from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
-__all__ = ["ADAPTER_NAME", "PathSniffer", "SourceAdapter"]
+__all__ = ["ADAPTER_NAME", "Explainer", "PathSniffer", "SourceAdapter"]
 
 ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """What an adapter name looks like: lower-case words joined by single hyphens."""
@@ -79,4 +79,23 @@ class PathSniffer(Protocol):
 
     def scan_path(self, path: Path) -> Iterator[ConversationMeta]:
         """The conversations held in ``path``, as ``scan`` would list them."""
+        ...
+
+
+@runtime_checkable
+class Explainer(Protocol):
+    """Optional: an adapter that can say where it looks, for ``chatparse doctor``.
+
+    "Why is my history empty?" is the question users ask most; only the adapter knows which
+    directories and environment variables it consults and which stores it cannot read.
+
+    .. versionadded:: 0.1
+    """
+
+    def explain(self, host: Host) -> Iterator[str]:
+        """One line per fact, for people reading ``chatparse doctor``.
+
+        Each place looked at and whether it exists, each variable honoured and its value, and
+        any store found but not readable (encrypted, locked).
+        """
         ...
