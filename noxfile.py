@@ -37,6 +37,36 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHONS[0])
+def conformance_e2e(session: nox.Session) -> None:
+    """Run the toy plugin's fixtures through the installed pytest plugin and CLI, as outsiders do.
+
+    chatparse (repo root) and the toy plugin (its own directory) are installed as built wheels,
+    not editable, into this fresh venv. Both runs happen in an empty directory with its own
+    pytest.ini, so nothing is imported from the checkout and none of its pytest config applies.
+    """
+    session.install(str(ROOT), "pytest>=9")
+    with session.chdir(ROOT / PLUGIN_PKG):
+        session.install(".")
+    fixtures = str(ROOT / PLUGIN_PKG / "fixtures")
+    workdir = Path(session.create_tmp())
+    (workdir / "pytest.ini").write_text("[pytest]\nfilterwarnings =\n    error\n", encoding="utf-8")
+    with session.chdir(workdir):
+        session.run(
+            "pytest",
+            "-c",
+            "pytest.ini",
+            "-p",
+            "chatparse",
+            "-p",
+            "no:cacheprovider",
+            "--chatparse-fixtures",
+            fixtures,
+            "-v",
+        )
+        session.run("chatparse", "conformance", fixtures)
+
+
+@nox.session(python=PYTHONS[0])
 def lint(session: nox.Session) -> None:
     """Check formatting and lint rules with ruff."""
     session.install("ruff==0.17.6")  # pinned: new ruff releases add rules and formatting

@@ -1,0 +1,155 @@
+"""Invariants every parsed conversation must satisfy, whatever the adapter and the input."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any, Final
+
+from chatparse.errors import ModelError
+from chatparse.model import ParsedConversation
+from chatparse.serialize import from_dict, to_dict
+
+__all__ = ["BASE64_LIMIT", "check_conversation", "looks_like_base64"]
+
+BASE64_LIMIT: Final = 100
+"""The longest base64-looking run of characters a string may keep. Image payloads are dropped
+at the boundary (only an :class:`~chatparse.model.ImageRef` remains); anything longer than this
+that looks like base64 is a payload that slipped through."""
+
+_RUNS: Final = (
+    re.compile(rf"[A-Za-z0-9+/]{{{BASE64_LIMIT + 1},}}"),
+    re.compile(rf"[A-Za-z0-9_-]{{{BASE64_LIMIT + 1},}}"),
+)
+_EXAMPLES: Final = 5
+# Where strings are kept verbatim by design: an unknown record's raw text is never rewritten.
+_VERBATIM: Final = re.compile(r"\$\.diagnostics\.unknown\[\d+\]\.raw")
+
+
+def looks_like_base64(text: str) -> bool:
+    """Whether ``text`` holds a base64 (or URL-safe base64) run longer than :data:`BASE64_LIMIT`.
+
+    A run must mix upper case, lower case and digits, and its separators (``/``, or ``-`` and
+    ``_``) must be rare, as in random data: deep paths and long identifiers are not payloads.
+
+    .. versionadded:: 0.1
+    """
+    for pattern, separators in zip(_RUNS, ("/", "-_"), strict=True):
+        for match in pattern.finditer(text):
+            run = match.group()
+            if not (
+                any(c.isupper() for c in run)
+                and any(c.islower() for c in run)
+                and any(c.isdigit() for c in run)
+            ):
+                continue
+            if sum(run.count(s) for s in separators) * 16 <= len(run):
+                return True
+    return False
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield f"{path}.<key {key[:40]!r}>", key
+            yield from _strings(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{path}[{index}]")
+
+
+def _well_formed(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _limited(problems: list[str]) -> list[str]:
+    if len(problems) <= _EXAMPLES:
+        return problems
+    return [*problems[:_EXAMPLES], f"... and {len(problems) - _EXAMPLES} more like these"]
+
+
+def check_conversation(conversation: ParsedConversation, *, label: str = "") -> list[str]:
+    """Every invariant a single parsed conversation breaks, one message each.
+
+    Checks, for the conversation and each of its sub-agents: ``to_dict(c)`` is plain JSON data
+    and ``from_dict(to_dict(c)) == c``;
+    every string (keys included) is well-formed Unicode; no base64 payload longer than
+    :data:`BASE64_LIMIT` characters survives (an unknown record's ``raw`` text is exempt: it is
+    kept verbatim by design); message ids are unique; :attr:`Diagnostics.balanced` holds.
+
+    Args:
+        conversation: What an adapter's ``parse`` returned.
+        label: Prefixed to every message, such as ``"[toy/basic] "``.
+
+    Returns:
+        An empty list when every invariant holds.
+
+    .. versionadded:: 0.1
+    """
+    return _check(conversation, f"{label}conversation {conversation.id!r}")
+
+
+def _check_strings(data: dict[str, Any], who: str) -> list[str]:
+    problems: list[str] = []
+    broken: list[str] = []
+    payloads: list[str] = []
+    try:
+        json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        problems.append(f"{who}: to_dict(c) is not plain JSON data: {exc}")
+    own = {key: value for key, value in data.items() if key != "subagents"}  # checked below
+    for path, text in _strings(own, "$"):
+        if not _well_formed(text):
+            broken.append(f"{who}: {path} is not well-formed Unicode (a lone surrogate)")
+        elif not _VERBATIM.fullmatch(path) and looks_like_base64(text):
+            payloads.append(
+                f"{who}: {path} holds a base64-looking payload over {BASE64_LIMIT} characters"
+            )
+    return problems + _limited(broken) + _limited(payloads)
+
+
+def _check(conversation: ParsedConversation, who: str) -> list[str]:
+    problems: list[str] = []
+    data = to_dict(conversation)
+    try:
+        again = from_dict(ParsedConversation, data)
+    except ModelError as exc:
+        problems.append(f"{who}: from_dict(to_dict(c)) fails: {exc}")
+    else:
+        if again != conversation:
+            problems.append(
+                f"{who}: from_dict(to_dict(c)) != c; some value does not survive serialization "
+                "(a tuple or datetime inside ToolCall.input, a NaN, a subclass of str?)"
+            )
+    problems += _check_strings(data, who)
+    counts = Counter(message.id for message in conversation.messages)
+    duplicates = sorted(message_id for message_id, count in counts.items() if count > 1)
+    if duplicates:
+        shown = ", ".join(repr(d) for d in duplicates[:_EXAMPLES])
+        problems.append(f"{who}: message ids are not unique: {shown} appear more than once")
+    diagnostics = conversation.diagnostics
+    if not diagnostics.balanced:
+        accounted = (
+            diagnostics.records_used
+            + diagnostics.malformed
+            + sum(diagnostics.skipped.values())
+            + len(diagnostics.unknown)
+        )
+        problems.append(
+            f"{who}: diagnostics do not balance: records_seen={diagnostics.records_seen} but "
+            f"used {diagnostics.records_used} + malformed {diagnostics.malformed} + skipped "
+            f"{sum(diagnostics.skipped.values())} + unknown {len(diagnostics.unknown)} = "
+            f"{accounted}"
+        )
+    for subagent in conversation.subagents:
+        problems += _check(subagent, f"{who} > subagent {subagent.id!r}")
+    return problems

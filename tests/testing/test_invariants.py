@@ -1,0 +1,141 @@
+"""Per-conversation invariants and the canonical golden form, without a runner around them."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from chatparse import (
+    ConversationMeta,
+    Diagnostics,
+    Message,
+    ParsedConversation,
+    SourceInfo,
+    ToolCall,
+    UnknownRecord,
+)
+from chatparse.testing import check_conversation, golden_diff, looks_like_base64, render_golden
+
+META = ConversationMeta(source="kit-test", id="c1", path="/h/x", fingerprint="f")
+PNG = base64.b64encode(os.urandom(120)).decode()
+
+
+def conversation(**fields: object) -> ParsedConversation:
+    """A valid conversation, with ``fields`` replaced."""
+    base: dict[str, object] = {
+        "source": "kit-test",
+        "id": "c1",
+        "meta": META,
+        "parser_version": "1",
+        "messages": [Message(id="m1", role="user", text="hi")],
+        "diagnostics": Diagnostics(records_seen=1, records_used=1),
+    }
+    base.update(fields)
+    return ParsedConversation(**base)  # type: ignore[arg-type]
+
+
+def test_valid_conversation_has_no_problems() -> None:
+    """A well-formed conversation passes every check."""
+    assert check_conversation(conversation()) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        PNG,
+        base64.urlsafe_b64encode(os.urandom(120)).decode(),
+        f"see data:image/png;base64,{PNG} here",
+    ],
+)
+def test_base64_payloads_are_recognised(text: str) -> None:
+    """Standard and URL-safe base64 runs over the limit are payloads."""
+    assert looks_like_base64(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/Users/someone/Projects/chatparse/src/chatparse/adapters/claude/" * 3,
+        "a" * 500,
+        "0123456789abcdef" * 8,
+        PNG[:100],
+        "some_long_snake_case_identifier_" * 5,
+        "The quick brown fox jumps over the lazy dog. " * 10,
+    ],
+)
+def test_ordinary_text_is_not_base64(text: str) -> None:
+    """Deep paths, hex digests, identifiers, prose and short runs are not payloads."""
+    assert not looks_like_base64(text)
+
+
+def test_base64_found_in_tool_input_keys_and_nested_values() -> None:
+    """Strings are walked everywhere, including JSON tool inputs."""
+    call = ToolCall(id="t", name="write", input={"files": [{"content": PNG}]})
+    message = Message(id="m1", role="assistant", tool_calls=[call])
+    [problem] = check_conversation(conversation(messages=[message]))
+    assert "$.messages[0].tool_calls[0].input.files[0].content" in problem
+
+
+def test_unknown_raw_text_is_exempt_from_the_base64_check() -> None:
+    """An unknown record keeps its raw text verbatim, payload and all."""
+    unknown = UnknownRecord(where="line 1", type="image", raw=PNG)
+    diagnostics = Diagnostics(records_seen=2, records_used=1, unknown=[unknown])
+    assert check_conversation(conversation(diagnostics=diagnostics)) == []
+
+
+def test_lone_surrogate_in_a_key_is_found() -> None:
+    """Dictionary keys must be well-formed too."""
+    call = ToolCall(id="t", name="x", input={"bad\udc00key": 1})
+    message = Message(id="m1", role="assistant", tool_calls=[call])
+    [problem] = check_conversation(conversation(messages=[message]), label="[k/c] ")
+    assert problem.startswith("[k/c] conversation 'c1': $.messages[0].tool_calls[0].input.<key")
+    assert "not well-formed" in problem
+
+
+def test_many_problems_are_capped() -> None:
+    """Twenty broken strings are reported as five examples and a count."""
+    messages = [Message(id=f"m{i}", role="user", text="\ud800") for i in range(20)]
+    diagnostics = Diagnostics(records_seen=20, records_used=20)
+    problems = check_conversation(conversation(messages=messages, diagnostics=diagnostics))
+    assert len(problems) == 6
+    assert problems[-1].endswith("and 15 more like these")
+
+
+def test_subagent_problems_name_the_chain() -> None:
+    """A broken sub-agent is named under its parent."""
+    child = conversation(id="kid", diagnostics=Diagnostics(records_seen=3))
+    [problem] = check_conversation(conversation(subagents=[child]))
+    assert problem.startswith("conversation 'c1' > subagent 'kid': diagnostics do not balance")
+
+
+def test_render_golden_is_canonical(tmp_path: Path) -> None:
+    """Keys sorted, conversations by id, home as ~, two-space indent, trailing newline."""
+    home = tmp_path / "home"
+    meta_b = ConversationMeta(source="kit-test", id="b", path=f"{home}/b", fingerprint="1")
+    meta_a = ConversationMeta(source="kit-test", id="a", path=f"{home}/a", fingerprint="2")
+    convs = [
+        conversation(id="b", meta=meta_b, title="Ünïcode"),
+        conversation(id="a", meta=meta_a),
+    ]
+    info = SourceInfo(source="kit-test", display_name="K", roots=[str(home)])
+    text = render_golden(info, convs, home=home)
+    assert text.endswith("}\n")
+    assert str(tmp_path) not in text
+    assert "Ünïcode" in text
+    data = json.loads(text)
+    assert [c["id"] for c in data["conversations"]] == ["a", "b"]
+    assert data["detect"]["roots"] == ["~"]
+    assert data["conversations"][0]["meta"]["path"] == "~/a"
+    assert text == json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    assert render_golden(info, reversed(convs), home=home) == text
+
+
+def test_golden_diff_is_capped() -> None:
+    """A huge diff is cut, saying how much was left out."""
+    diff = golden_diff("a\n" * 1000, "b\n" * 1000, name="g")
+    assert diff.splitlines()[-1].startswith("... ")
+    assert diff.startswith("--- g\n+++ g (actual output)\n")
