@@ -27,8 +27,12 @@ TEST_DEPS = ["pytest>=9", "hypothesis>=6.100", "jsonschema>=4.23", "markdown-it-
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite, with the toy plugin installed as a real distribution."""
-    session.install(".", f"./{PLUGIN_PKG}", *TEST_DEPS)
+    """Run the whole test suite, with the toy plugin installed as a real distribution.
+
+    The ``fast`` extra is installed so that the decoders' tests run on both JSON backends
+    (they block orjson themselves for the standard-library runs).
+    """
+    session.install(".[fast]", f"./{PLUGIN_PKG}", *TEST_DEPS)
     session.run(
         "pytest",
         *session.posargs,
@@ -110,6 +114,13 @@ def build(session: nox.Session) -> None:
         "chatparse/py.typed",
         "chatparse/parsed-conversation.schema.json",
     )
+
+
+@nox.session(python=PYTHONS[0], default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: our readers against the bare loops they wrap, as ratios (not part of CI)."""
+    session.install(".[fast]")
+    session.run("python", "benchmarks/bench_decoders.py", *session.posargs)
 
 
 @nox.session(python=PYTHONS[0], default=False)

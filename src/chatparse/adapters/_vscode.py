@@ -14,24 +14,31 @@ Codespaces) keep the same tree under ``~/.vscode-server/data/User``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from chatparse.decoders import bigjson
+from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 
 __all__ = [
     "GLOBAL_DB",
     "WORKSPACE_DB",
     "existing_user_dirs",
+    "uri_platform",
     "uri_to_project_path",
     "workspace_dirs",
+    "workspace_project_path",
+    "workspace_uri",
 ]
 
 GLOBAL_DB: Final = Path("globalStorage") / "state.vscdb"
 WORKSPACE_DB: Final = "state.vscdb"
 WORKSPACE_FILE: Final = "workspace.json"
+_DRIVE: Final = re.compile(r"/?[A-Za-z]:(?:/|$)")
 
 
 def existing_user_dirs(
@@ -76,3 +83,54 @@ def uri_to_project_path(uri: str, platform: str) -> str:
             return str(PureWindowsPath(f"//{parts.netloc}{path}"))
         return str(PureWindowsPath(path.removeprefix("/")))
     return str(PurePosixPath(path))
+
+
+def workspace_uri(workspace_dir: Path) -> str | None:
+    """The URI a workspace folder's ``workspace.json`` names, or ``None``.
+
+    The file holds ``{"folder": "<uri>"}`` for a folder window or ``{"workspace": "<uri>"}`` for a
+    multi-root ``.code-workspace`` window; empty windows have no such file. A file that is
+    missing, unreadable or not of that shape gives ``None``: the project is then unknown, which
+    never stops the sessions beside it from being read.
+    """
+    path = workspace_dir / WORKSPACE_FILE
+    if not path.is_file():
+        return None
+    try:
+        for item in bigjson.iter_kvitems(path, ""):
+            if isinstance(item, bigjson.Malformed):
+                return None
+            if item.key in ("folder", "workspace") and isinstance(item.value, str) and item.value:
+                return item.value
+    except SourceUnavailableError:
+        return None
+    return None
+
+
+def workspace_project_path(workspace_dir: Path, platform: str | None = None) -> str | None:
+    """The project a ``workspaceStorage/<id>/`` folder belongs to, as a path on ``platform``.
+
+    ``workspace.json``'s URI decoded by :func:`uri_to_project_path`; ``None`` for an empty
+    window's folder (such as ``no-workspace``), which has no ``workspace.json``. With no
+    ``platform``, the URI itself decides (:func:`uri_platform`), which also reads a copy of
+    another machine's profile correctly.
+    """
+    uri = workspace_uri(workspace_dir)
+    if uri is None:
+        return None
+    return uri_to_project_path(uri, platform or uri_platform(uri))
+
+
+def uri_platform(uri: str) -> str:
+    r"""The platform whose path form a URI's path takes: ``"win32"`` or ``"linux"``.
+
+    ``"win32"`` for a ``file:`` URI of a drive-letter path or a UNC share (VS Code writes
+    ``file:///c%3A/Users/ada/proj`` for ``C:\Users\ada\proj``); ``"linux"`` otherwise, as a
+    POSIX path never starts with a drive letter.
+    """
+    parts = urlsplit(uri)
+    if parts.scheme != "file":
+        return "linux"
+    if parts.netloc or _DRIVE.match(unquote(parts.path)):
+        return "win32"
+    return "linux"

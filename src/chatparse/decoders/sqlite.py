@@ -1,0 +1,382 @@
+"""Read-only, consistent snapshots of SQLite databases that an editor may be writing right now.
+
+VS Code, Cursor and Trae keep chat history in ``state.vscdb`` files that stay open while the editor
+runs. Reading them must not disturb the editor or the user's data, so a :class:`Snapshot`:
+
+- never writes to the database, never creates a ``-journal``, ``-wal`` or ``-shm`` file beside
+  it, and never copies it to disk (Cursor's database also holds the user's auth tokens);
+- sees every committed row, including rows still only in the ``-wal`` file of a WAL database;
+- reads in short transactions: each batch of rows is read inside one transaction, which ends
+  before the batch is yielded, so the editor can commit while an adapter works through the rows.
+  Each batch is a consistent view; two batches may see different commits;
+- waits at most about two seconds for a lock (``busy_timeout``), then raises
+  :class:`~chatparse.errors.SourceUnavailableError` saying the file is locked.
+
+How a database is opened depends on what is beside it:
+
+- a rollback-journal database (VS Code's default): ``mode=ro``. A writer that holds RESERVED
+  does not stop us from reading the last committed state; one that is committing (PENDING or
+  EXCLUSIVE) makes us wait.
+- a WAL database whose ``-wal`` and ``-shm`` exist: ``mode=ro``, which uses them as they are.
+- a WAL database with neither file: ``mode=ro`` would create both, so we open it
+  ``immutable=1``, which cannot miss anything because every commit is in the main file. As a
+  writer could appear, each batch is checked afterwards: if a ``-wal`` file appeared or the main
+  file changed, the batch is read again, the normal way.
+- a WAL database with a ``-wal`` but no ``-shm`` file (left by a crash, or a copy): reading the
+  ``-wal`` would create the ``-shm``, and ignoring it would miss commits, so this is reported as
+  unavailable until the owning program has opened the database again.
+
+TEXT and BLOB values are decoded alike, as UTF-8 with invalid bytes replaced by U+FFFD: the
+editors store JSON in either, depending on the version.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import closing, suppress
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from attrs import frozen
+
+from chatparse.errors import SourceUnavailableError
+
+__all__ = [
+    "BUSY_TIMEOUT",
+    "Row",
+    "Snapshot",
+    "Value",
+    "backend_name",
+    "open_snapshot",
+    "prefix_range",
+]
+
+BUSY_TIMEOUT = 2.0
+"""The longest, in seconds, that one read waits for another program's lock."""
+
+Value = str | int | float | None
+"""A decoded column value: TEXT and BLOB both become ``str``."""
+
+_HEADER = b"SQLite format 3\x00"
+_WAL_FORMAT = 2
+
+# A batch ends at whichever limit comes first. Together they bound how long a read transaction
+# lasts (so how long a writer committing to a rollback-journal database can be made to wait) and
+# how much memory a batch holds, whatever the size of the table.
+_BATCH_ROWS = 1000
+_BATCH_BYTES = 8 * 1024 * 1024
+_BATCH_SECONDS = 0.005
+
+_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+@frozen
+class Row:
+    """One row read from a table.
+
+    Attributes:
+        table: The table it was read from.
+        rowid: Its ``rowid``, to name it in diagnostics.
+        values: The columns asked for, in that order.
+    """
+
+    table: str
+    rowid: int
+    values: tuple[Value, ...]
+
+
+def backend_name() -> str:
+    """Return the SQLite library in use, such as ``"sqlite 3.40.1"``."""
+    return f"sqlite {sqlite3.sqlite_version}"
+
+
+def prefix_range(prefix: str | bytes) -> tuple[bytes, bytes | None]:
+    """Return the byte range ``[low, high)`` that holds exactly the keys starting with ``prefix``.
+
+    SQLite compares TEXT with ``memcmp`` on the UTF-8 bytes, so the bound is computed on bytes:
+    the prefix with its last byte below 0xFF incremented and everything after that byte dropped.
+    This is right for a prefix ending in U+10FFFF (``F4 8F BF BF`` becomes ``F4 8F BF C0``) and for
+    keys that are not valid UTF-8. ``high`` is ``None`` when no bound exists (an empty prefix, or
+    one made only of 0xFF bytes). ``LIKE`` is never used: ``_`` and ``%`` in ids are wildcards.
+    """
+    low = prefix.encode() if isinstance(prefix, str) else bytes(prefix)
+    stem = low.rstrip(b"\xff")
+    if not stem:
+        return low, None
+    return low, stem[:-1] + bytes([stem[-1] + 1])
+
+
+def open_snapshot(path: str | os.PathLike[str], *, busy_timeout: float = BUSY_TIMEOUT) -> Snapshot:
+    """Open the database at ``path`` for consistent read-only access; use it in a ``with`` block.
+
+    Open it once per scan and read every conversation through it: opening checks the file and
+    its neighbours, which is cheap but not free.
+
+    Raises:
+        chatparse.errors.SourceUnavailableError: The file is missing, unreadable, not a SQLite
+            database, or a WAL database whose ``-wal`` file has no ``-shm`` file beside it.
+    """
+    return Snapshot(Path(path), busy_timeout)
+
+
+class Snapshot:
+    """A read-only view of one database, read in short transactions. See :func:`open_snapshot`."""
+
+    def __init__(self, path: Path, busy_timeout: float) -> None:
+        """Check ``path`` and connect; use :func:`open_snapshot` rather than this."""
+        self.path = path
+        self._name = os.fsdecode(path)
+        self._busy_timeout = busy_timeout
+        self._wal = _read_header(path, self._name)[19] == _WAL_FORMAT
+        self._immutable = False
+        self._stamp: tuple[int, int, int] | None = None
+        self._connection = self._connect()
+
+    def __enter__(self) -> Self:
+        """Return the snapshot itself."""
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """Close the connection."""
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection; the snapshot cannot be used afterwards."""
+        self._connection.close()
+
+    def tables(self) -> frozenset[str]:
+        """Return the names of the tables, to tell which version of a format this database has."""
+        rows = self._batch(
+            "sqlite_master", "SELECT 0, name FROM sqlite_master WHERE type = 'table'", ()
+        )
+        return frozenset(_decode(name) for _, name in rows)  # type: ignore[misc]  # names are TEXT
+
+    def get(
+        self,
+        table: str,
+        key: str | bytes,
+        *,
+        columns: Sequence[str] = ("value",),
+        key_column: str = "key",
+    ) -> Row | None:
+        """Return the row whose ``key_column`` equals ``key``, or ``None``."""
+        sql = (
+            f"SELECT rowid, {_columns(columns)} FROM {_quote(table)} "  # noqa: S608 -- identifiers quoted
+            f"WHERE {_quote(key_column)} = CAST(? AS TEXT) LIMIT 1"
+        )
+        rows = self._batch(table, sql, (_utf8(key),))
+        return _row(table, rows[0]) if rows else None
+
+    def iter_prefix(
+        self,
+        table: str,
+        prefix: str | bytes,
+        *,
+        columns: Sequence[str] = ("key", "value"),
+        key_column: str = "key",
+    ) -> Iterator[Row]:
+        """Yield the rows whose ``key_column`` starts with ``prefix``, in key order.
+
+        The key column must be unique (``ItemTable`` and ``cursorDiskKV`` declare it so): each
+        batch continues after the last key of the one before.
+        """
+        low, high = prefix_range(prefix)
+        key = _quote(key_column)
+        select = f"SELECT rowid, {_columns(columns)}, {key} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
+        bound = "" if high is None else f" AND {key} < CAST(? AS TEXT)"
+        order = f" ORDER BY {key} LIMIT {_BATCH_ROWS}"
+        upper = () if high is None else (high,)
+        first = f"{select} WHERE {key} >= CAST(? AS TEXT){bound}{order}"
+        following = f"{select} WHERE {key} > CAST(? AS TEXT){bound}{order}"
+        rows = self._batch(table, first, (low, *upper))
+        while rows:
+            # The key is read once more, undecoded, as the exact place to continue from.
+            yield from (_row(table, raw[:-1]) for raw in rows)
+            rows = self._batch(table, following, (rows[-1][-1], *upper), rows[-1][0])
+
+    def iter_rows(
+        self,
+        table: str,
+        columns: Sequence[str],
+        *,
+        where: str = "",
+        params: Sequence[Value | bytes] = (),
+    ) -> Iterator[Row]:
+        """Yield the rows of ``table`` in ``rowid`` order, optionally filtered.
+
+        Args:
+            table: The table to read; it must have a ``rowid``.
+            columns: The columns to return, in order.
+            where: An SQL condition written by the adapter (never from user input), such as
+                ``"type = ?"``.
+            params: The values for the ``?`` in ``where``.
+        """
+        condition = f" AND ({where})" if where else ""
+        select = f"SELECT rowid, {_columns(columns)} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
+        order = f"{condition} ORDER BY rowid LIMIT {_BATCH_ROWS}"
+        rows = self._batch(table, f"{select} WHERE 1{order}", params)
+        while rows:
+            yield from (_row(table, raw) for raw in rows)
+            after = rows[-1][0]
+            rows = self._batch(table, f"{select} WHERE rowid > ?{order}", (after, *params), after)
+
+    def _connect(self) -> sqlite3.Connection:
+        wal_file = _exists(self.path, "-wal")
+        shm_file = _exists(self.path, "-shm")
+        if self._wal and wal_file and not shm_file:
+            raise SourceUnavailableError(
+                self._name,
+                "a WAL database with a -wal file but no -shm file; reading it would create one",
+                "Open it once in the program that owns it, which rebuilds the -shm file.",
+            )
+        self._immutable = self._wal and not wal_file
+        self._stamp = _stamp(self.path) if self._immutable else None
+        query = "mode=ro&immutable=1" if self._immutable else "mode=ro"
+        try:
+            connection = sqlite3.connect(
+                f"{self.path.absolute().as_uri()}?{query}",
+                uri=True,
+                timeout=self._busy_timeout,
+                isolation_level=None,
+            )
+        except sqlite3.Error as exc:  # pragma: no cover -- the header was just read
+            raise _unavailable(self._name, exc, "") from exc
+        # TEXT arrives as bytes, so that TEXT and BLOB are decoded by the same, tolerant code.
+        connection.text_factory = bytes
+        return connection
+
+    def _batch(
+        self, table: str, sql: str, params: Sequence[object], after: int | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Read one batch inside one transaction, retrying while busy; return the raw rows.
+
+        ``after`` is the rowid of the row read last by the batch before, for error messages.
+        """
+        deadline = time.monotonic() + self._busy_timeout
+        while True:
+            try:
+                rows = self._read(sql, params, after)
+            except sqlite3.DatabaseError as exc:
+                busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF in _BUSY_CODES
+                if not (busy or self._moved()) or time.monotonic() >= deadline:
+                    raise _unavailable(self._name, exc, table) from exc
+                if busy:
+                    time.sleep(0.01)
+                    continue
+            else:
+                if not self._moved():
+                    return rows
+            # A writer appeared while we read the file without locks: read again, with them.
+            self._connection.close()
+            self._connection = self._connect()
+
+    def _read(self, sql: str, params: Sequence[object], after: int | None) -> list[tuple[Any, ...]]:
+        """Run ``sql`` in one read transaction, stopping at the batch limits; return raw rows.
+
+        Rows are only collected here; decoding happens after the transaction has ended.
+        """
+        connection = self._connection
+        rows: list[tuple[Any, ...]] = []
+        connection.execute("BEGIN")
+        try:
+            with closing(connection.execute(sql, params)) as cursor:
+                size = 0
+                started = time.monotonic()
+                for row in cursor:
+                    rows.append(row)
+                    size += sum(len(value) for value in row if isinstance(value, bytes))
+                    if size >= _BATCH_BYTES or time.monotonic() - started >= _BATCH_SECONDS:
+                        break
+        except sqlite3.Error as exc:
+            where = rows[-1][0] if rows else after
+            if where is not None:
+                exc.add_note(f"after rowid {where}")
+            # Ending the transaction can fail on a damaged file too; the first error is the one
+            # worth reporting.
+            with suppress(sqlite3.Error):
+                connection.rollback()
+            raise
+        connection.execute("COMMIT")
+        return rows
+
+    def _moved(self) -> bool:
+        """Tell whether an unlocked (immutable) read may have overlapped a writer."""
+        if not self._immutable:
+            return False
+        return _exists(self.path, "-wal") or _stamp(self.path) != self._stamp
+
+
+def _read_header(path: Path, name: str) -> bytes:
+    try:
+        with path.open("rb") as stream:
+            header = stream.read(100)
+    except FileNotFoundError as exc:
+        raise SourceUnavailableError(name, "no such file", "Check the path.") from exc
+    except OSError as exc:
+        raise SourceUnavailableError(
+            name, f"cannot read: {exc.strerror or exc}", "Check the file's permissions."
+        ) from exc
+    if len(header) < 100 or not header.startswith(_HEADER):
+        raise SourceUnavailableError(
+            name, "not a SQLite database", "Check that the path names the right file."
+        )
+    return header
+
+
+def _exists(path: Path, suffix: str) -> bool:
+    return os.path.exists(f"{path}{suffix}")  # noqa: PTH110 -- one stat, no Path built
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
+def _row(table: str, raw: tuple[Any, ...]) -> Row:
+    return Row(table, raw[0], tuple(_decode(value) for value in raw[1:]))
+
+
+def _decode(value: object) -> Value:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value  # type: ignore[return-value]  # sqlite3 gives only int, float, None besides
+
+
+def _utf8(key: str | bytes) -> bytes:
+    return key.encode() if isinstance(key, str) else key
+
+
+def _quote(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _columns(columns: Sequence[str]) -> str:
+    return ", ".join(_quote(column) for column in columns)
+
+
+def _unavailable(name: str, exc: sqlite3.Error, table: str) -> SourceUnavailableError:
+    notes = "; ".join(getattr(exc, "__notes__", ()))
+    where = f" (table {table}{', ' + notes if notes else ''})" if table else ""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code in _BUSY_CODES:
+        return SourceUnavailableError(
+            name,
+            f"the database is locked by another program{where}",
+            "Retry in a moment, or close the program that is writing it.",
+        )
+    if code in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}:
+        return SourceUnavailableError(
+            name,
+            f"the database is corrupt: {exc}{where}",
+            "Let the program that owns it repair it.",
+        )
+    return SourceUnavailableError(name, f"cannot read the database: {exc}{where}")

@@ -1,0 +1,400 @@
+"""Tests for chatparse.decoders.sqlite: snapshots that never write, lock briefly, see the WAL."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chatparse.decoders import sqlite
+from chatparse.decoders.sqlite import Row, open_snapshot, prefix_range
+from chatparse.errors import SourceUnavailableError
+
+JOURNAL_MODES = ["delete", "wal"]
+
+
+def make_db(path: Path, journal_mode: str, rows: Mapping[str, str | bytes]) -> None:
+    """Create a VS Code style key-value database and close it cleanly."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.execute(f"PRAGMA journal_mode={journal_mode}")
+        connection.execute("CREATE TABLE kv (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)")
+        connection.execute("BEGIN")
+        connection.executemany("INSERT INTO kv VALUES (?, ?)", rows.items())
+        connection.execute("COMMIT")
+
+
+def state(directory: Path) -> dict[str, bytes | None]:
+    """Every file in ``directory`` with its bytes; a ``-shm`` file only by name (readers use it)."""
+    return {
+        child.name: None if child.name.endswith("-shm") else child.read_bytes()
+        for child in sorted(directory.iterdir())
+    }
+
+
+@contextmanager
+def unchanged(directory: Path) -> Iterator[None]:
+    """Assert that the block creates, deletes and modifies no file in ``directory``."""
+    before = state(directory)
+    yield
+    assert state(directory) == before
+
+
+def keys(rows: Iterator[Row]) -> list[str]:
+    return [str(row.values[0]) for row in rows]
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every batch two rows long, so that a few rows span several transactions."""
+    monkeypatch.setattr(sqlite, "_BATCH_ROWS", 2)
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("journal_mode", JOURNAL_MODES)
+def test_rows_are_read_without_touching_the_directory(tmp_path: Path, journal_mode: str) -> None:
+    """A closed database of either journal mode is read and nothing beside it appears or changes."""
+    path = tmp_path / "state.vscdb"
+    make_db(path, journal_mode, {"a": "1", "b": "2"})
+    with unchanged(tmp_path), open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", "")) == ["a", "b"]
+        assert snapshot.tables() == {"kv"}
+
+
+def test_paths_with_uri_special_characters(tmp_path: Path) -> None:
+    """A path containing ``?``, ``#``, ``%`` or spaces is opened as itself, not as URI syntax."""
+    directory = tmp_path / "a ?b#c%20d"
+    directory.mkdir()
+    path = directory / "state.vscdb"
+    make_db(path, "delete", {"a": "1"})
+    with unchanged(directory), open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", "")) == ["a"]
+
+
+def test_text_and_blob_values_decode_alike(tmp_path: Path) -> None:
+    """The same JSON stored as TEXT and as BLOB reads back as the same str."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"text": '{"a": "é"}', "blob": '{"a": "é"}'.encode()})
+    with open_snapshot(path) as snapshot:
+        text, blob = snapshot.get("kv", "text"), snapshot.get("kv", "blob")
+    assert text is not None
+    assert blob is not None
+    assert text.values == blob.values == ('{"a": "é"}',)
+
+
+def test_invalid_utf8_in_text_is_replaced(tmp_path: Path) -> None:
+    """TEXT holding invalid UTF-8, which sqlite3 itself refuses to decode, reads with U+FFFD."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {})
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("INSERT INTO kv VALUES ('k', CAST(x'61ff62' AS TEXT))")
+    with open_snapshot(path) as snapshot:
+        assert snapshot.get("kv", "k") == Row("kv", 1, ("a\ufffdb",))
+
+
+def test_get_returns_none_for_a_missing_key(tmp_path: Path) -> None:
+    """A key that is not there gives None."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"a": "1"})
+    with open_snapshot(path) as snapshot:
+        assert snapshot.get("kv", "b") is None
+
+
+def test_prefix_is_a_range_not_a_pattern(tmp_path: Path) -> None:
+    """``_`` and ``%`` in a prefix match themselves only, as LIKE would not."""
+    path = tmp_path / "db"
+    make_db(path, "delete", dict.fromkeys(["a_1", "ab1", "a%2", "aX2", "a_", "b"], "v"))
+    with open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", "a_")) == ["a_", "a_1"]
+        assert keys(snapshot.iter_prefix("kv", "a%")) == ["a%2"]
+
+
+def test_prefix_ending_in_the_last_code_point(tmp_path: Path) -> None:
+    """A prefix ending in U+10FFFF still bounds the range correctly."""
+    top = "\U0010ffff"
+    path = tmp_path / "db"
+    make_db(path, "delete", dict.fromkeys([f"a{top}", f"a{top}x", f"a{top}{top}", "b"], "v"))
+    with open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", f"a{top}")) == [
+            f"a{top}",
+            f"a{top}x",
+            f"a{top}{top}",
+        ]
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_iteration_spans_several_batches(tmp_path: Path) -> None:
+    """Rows beyond one batch are read by later batches, each continuing after the last key."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {f"k{i:02}": str(i) for i in range(7)} | {"z": "last"})
+    with open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", "k")) == [f"k{i:02}" for i in range(7)]
+        rows = list(snapshot.iter_rows("kv", ["key"], where="value != ?", params=("3",)))
+    assert [row.values[0] for row in rows] == ["k00", "k01", "k02", "k04", "k05", "k06", "z"]
+    assert [row.rowid for row in rows] == [1, 2, 3, 5, 6, 7, 8]
+
+
+def test_backend_name_names_sqlite() -> None:
+    """backend_name reports the SQLite library version."""
+    assert sqlite.backend_name() == f"sqlite {sqlite3.sqlite_version}"
+
+
+# -- key ranges -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prefix", "expected"),
+    [
+        ("a", (b"a", b"b")),
+        ("", (b"", None)),
+        ("\U0010ffff", (b"\xf4\x8f\xbf\xbf", b"\xf4\x8f\xbf\xc0")),
+        (b"a\xff", (b"a\xff", b"b")),
+        (b"\xff\xff", (b"\xff\xff", None)),
+    ],
+)
+def test_prefix_range_bounds(prefix: str | bytes, expected: tuple[bytes, bytes | None]) -> None:
+    """The upper bound increments the last byte below 0xFF, or is absent."""
+    assert prefix_range(prefix) == expected
+
+
+@given(st.binary(max_size=6), st.binary(max_size=8))
+def test_prefix_range_holds_exactly_the_keys_with_the_prefix(prefix: bytes, key: bytes) -> None:
+    """A key lies in the range if and only if it starts with the prefix, byte for byte."""
+    low, high = prefix_range(prefix)
+    assert (low <= key and (high is None or key < high)) == key.startswith(prefix)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.text("a_%\U0010ffff\x00é", max_size=4), unique=True, max_size=8),
+    st.text("a_%\U0010ffff\x00é", max_size=3),
+)
+def test_iter_prefix_agrees_with_startswith(stored: list[str], prefix: str) -> None:
+    """Querying a real table returns exactly the stored keys that start with the prefix."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "db"
+        make_db(path, "delete", dict.fromkeys(stored, "v"))
+        with open_snapshot(path) as snapshot:
+            found = keys(snapshot.iter_prefix("kv", prefix))
+    assert found == sorted((k for k in stored if k.startswith(prefix)), key=str.encode)
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+def test_a_missing_file_is_unavailable(tmp_path: Path) -> None:
+    """A path that does not exist raises SourceUnavailableError and creates nothing."""
+    with unchanged(tmp_path), pytest.raises(SourceUnavailableError, match="no such file"):
+        open_snapshot(tmp_path / "missing.vscdb")
+
+
+@pytest.mark.parametrize("content", [b"", b"{}", b"not a database" * 20])
+def test_a_file_that_is_not_a_database_is_unavailable(tmp_path: Path, content: bytes) -> None:
+    """A file without SQLite's header is reported as not a database."""
+    path = tmp_path / "state.vscdb"
+    path.write_bytes(content)
+    with unchanged(tmp_path), pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+        open_snapshot(path)
+
+
+def test_a_corrupt_database_is_unavailable_and_names_the_table(tmp_path: Path) -> None:
+    """Damaged pages raise SourceUnavailableError saying the file is corrupt, where, and in what."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {f"k{i:04}": "v" * 500 for i in range(200)})
+    data = bytearray(path.read_bytes())
+    # The table's last leaf pages: the first rows still read, then the damage is met.
+    data[-4096 * 8 : -4096 * 4] = b"\xa5" * (4096 * 4)
+    path.write_bytes(bytes(data))
+    with open_snapshot(path) as snapshot, pytest.raises(SourceUnavailableError) as caught:
+        list(snapshot.iter_rows("kv", ["key", "value"]))
+    assert "corrupt" in caught.value.reason
+    assert "table kv, after rowid" in caught.value.reason
+
+
+def test_a_directory_is_unavailable(tmp_path: Path) -> None:
+    """A path that cannot be read as a file raises SourceUnavailableError."""
+    with pytest.raises(SourceUnavailableError, match="cannot read"):
+        open_snapshot(tmp_path)
+
+
+def busy_error() -> sqlite3.OperationalError:
+    error = sqlite3.OperationalError("database is locked")
+    error.sqlite_errorcode = sqlite3.SQLITE_BUSY
+    return error
+
+
+def test_busy_errors_that_sqlite_does_not_wait_for_are_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy error returned at once (as WAL recovery can) is retried within the time budget."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"a": "1"})
+    read = sqlite.Snapshot._read
+    failures = iter([busy_error(), busy_error()])
+
+    def flaky(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return read(self, sql, params, after)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite.Snapshot, "_read", flaky)
+    with open_snapshot(path) as snapshot:
+        assert snapshot.get("kv", "a") == Row("kv", 1, ("1",))
+
+
+def test_a_torn_unlocked_read_is_retried_not_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error while reading a WAL database without locks, as a writer appears, is read again."""
+    path = tmp_path / "db"
+    make_db(path, "wal", {"a": "1"})
+    read = sqlite.Snapshot._read
+    calls: list[str] = []
+
+    def torn_once(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+        calls.append(sql)
+        if len(calls) == 1:
+            with closing(sqlite3.connect(path)) as writer, writer:  # a writer appears
+                writer.execute("INSERT INTO kv VALUES ('b', '2')")
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return read(self, sql, params, after)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite.Snapshot, "_read", torn_once)
+    with open_snapshot(path) as snapshot:
+        assert keys(snapshot.iter_prefix("kv", "")) == ["a", "b"]
+    assert len(calls) == 3
+
+
+def test_a_missing_table_is_unavailable(tmp_path: Path) -> None:
+    """Asking for a table the database lacks raises SourceUnavailableError naming it."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {})
+    with (
+        open_snapshot(path) as snapshot,
+        pytest.raises(SourceUnavailableError, match="cursorDiskKV"),
+    ):
+        snapshot.get("cursorDiskKV", "x")
+
+
+# -- WAL without its side files -------------------------------------------------------------------
+
+
+def test_wal_database_with_wal_but_no_shm_is_unavailable(tmp_path: Path) -> None:
+    """Reading a -wal without a -shm would create the -shm, so it is refused, not half-read."""
+    live, copy = tmp_path / "live", tmp_path / "copy"
+    live.mkdir()
+    copy.mkdir()
+    make_db(live / "db", "wal", {"a": "1"})
+    with closing(sqlite3.connect(live / "db", isolation_level=None)) as writer:
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("INSERT INTO kv VALUES ('b', '2')")
+        shutil.copy(live / "db", copy / "db")
+        shutil.copy(live / "db-wal", copy / "db-wal")
+    with unchanged(copy), pytest.raises(SourceUnavailableError, match="no -shm file"):
+        open_snapshot(copy / "db")
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_writer_appearing_during_an_unlocked_read_is_noticed(tmp_path: Path) -> None:
+    """When a -wal appears mid-read of a WAL database opened without one, reading switches over."""
+    path = tmp_path / "db"
+    make_db(path, "wal", {"k1": "1", "k2": "2", "k3": "3"})
+    with open_snapshot(path) as snapshot:
+        rows = snapshot.iter_prefix("kv", "k")
+        assert keys(iter([next(rows)])) == ["k1"]
+        with closing(sqlite3.connect(path, isolation_level=None)) as writer:
+            writer.execute("PRAGMA wal_autocheckpoint=0")
+            writer.execute("INSERT INTO kv VALUES ('k4', '4')")
+            assert keys(rows) == ["k2", "k3", "k4"]
+
+
+# -- a second process writing ---------------------------------------------------------------------
+
+WRITER = """
+import sqlite3, sys
+path, lock = sys.argv[1], sys.argv[2]
+connection = sqlite3.connect(path, timeout=0, isolation_level=None)
+connection.execute("PRAGMA wal_autocheckpoint=0")
+connection.execute("INSERT INTO kv VALUES ('k3', 'committed, only in the -wal if WAL')")
+connection.execute(lock)
+connection.execute("INSERT INTO kv VALUES ('k4', 'uncommitted')")
+print("ready", flush=True)
+sys.stdin.readline()
+try:
+    connection.execute("COMMIT")
+except sqlite3.OperationalError as error:
+    print("commit failed:", error, flush=True)
+else:
+    print("committed", flush=True)
+"""
+
+
+@contextmanager
+def writer_process(path: Path, lock: str) -> Iterator[subprocess.Popen[str]]:
+    """Run a second process that commits one row, then holds a write transaction open."""
+    with subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), lock],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdin is not None
+        try:
+            assert process.stdout.readline() == "ready\n"
+            yield process
+        finally:
+            process.stdin.close()
+            process.wait(timeout=30)
+
+
+def commit(process: subprocess.Popen[str]) -> str:
+    assert process.stdin is not None
+    assert process.stdout is not None
+    process.stdin.write("commit\n")
+    process.stdin.flush()
+    return process.stdout.readline().strip()
+
+
+@pytest.mark.usefixtures("small_batches")
+@pytest.mark.parametrize("journal_mode", JOURNAL_MODES)
+def test_reading_while_another_process_writes(tmp_path: Path, journal_mode: str) -> None:
+    """We see the last committed state, and the writer commits (without waiting) mid-iteration."""
+    path = tmp_path / "state.vscdb"
+    make_db(path, journal_mode, {"k0": "0", "k1": "1", "k2": "2"})
+    with writer_process(path, "BEGIN IMMEDIATE") as writer:
+        before = state(tmp_path)
+        with open_snapshot(path) as snapshot:
+            assert snapshot.get("kv", "k4") is None
+            rows = snapshot.iter_prefix("kv", "k")
+            first_batch = [next(rows), next(rows)]
+            assert state(tmp_path) == before
+            # The writer uses no busy timeout: if we still held a lock, its commit would fail.
+            assert commit(writer) == "committed"
+            after_commit = state(tmp_path)
+            rest = list(rows)
+        assert state(tmp_path) == after_commit
+    assert keys(iter(first_batch + rest)) == ["k0", "k1", "k2", "k3", "k4"]
+
+
+def test_a_writer_committing_makes_us_report_locked(tmp_path: Path) -> None:
+    """Held out by an exclusive lock past the busy timeout, we raise saying the file is locked."""
+    path = tmp_path / "state.vscdb"
+    make_db(path, "delete", {"k0": "0"})
+    with writer_process(path, "BEGIN EXCLUSIVE") as writer:
+        with open_snapshot(path, busy_timeout=0.2) as snapshot:
+            with pytest.raises(SourceUnavailableError, match="locked") as caught:
+                snapshot.get("kv", "k0")
+            assert caught.value.path == str(path)
+        assert commit(writer) == "committed"

@@ -1,0 +1,53 @@
+"""Rebuild ``src/chatparse/_demo/home``, the sample home behind ``chatparse --demo``.
+
+The demo is made from our own conformance fixtures, one Linux case per built-in source, merged
+into one home with every SQLite text form turned into a real database. Run it after changing a
+listed case: ``python tools/build_demo.py``. A test checks the result still yields a
+conversation for every built-in source.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from chatparse.testing import load_cases, materialize
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_HOME = ROOT / "src" / "chatparse" / "_demo" / "home"
+
+# One readable, Linux-laid-out case per built-in source.
+DEMO_CASES = {
+    "claude-code": "fixtures/claude-code/basic-session",
+    "codex": "fixtures/codex/modern-rollout",
+    "copilot": "fixtures/copilot/jsonl-replay",
+    "cursor": "fixtures/cursor/composer-global",
+    "trae": "fixtures/trae/basic",
+}
+
+
+def build() -> list[str]:
+    """Write the demo home; return the cases it was built from."""
+    used: list[str] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        home = Path(scratch) / "home"
+        home.mkdir()
+        for folder in DEMO_CASES.values():
+            [case] = load_cases(ROOT / folder)
+            if case.problem or case.platform != "linux":
+                msg = f"{folder}: not a usable Linux case ({case.problem or case.platform})"
+                raise SystemExit(msg)
+            shutil.copytree(case.home_dir, home, dirs_exist_ok=True)
+            used.append(case.name)
+        (home / ".keep").unlink(missing_ok=True)
+        with materialize(home):
+            pass  # leaving the block closes any writer, so every row is in the main file
+        shutil.rmtree(DEMO_HOME, ignore_errors=True)
+        shutil.copytree(home, DEMO_HOME)
+    return used
+
+
+if __name__ == "__main__":
+    for name in build():
+        print(f"demo: {name}")
