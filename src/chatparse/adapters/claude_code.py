@@ -47,15 +47,15 @@ import hashlib
 import os
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from attrs import define, field
 
 from chatparse.decoders.bigjson import Item, iter_kvitems
-from chatparse.decoders.jsonl import Line, Malformed, iter_lines
+from chatparse.decoders.jsonl import Line, Malformed, iter_lines, read_spans
 from chatparse.decoders.text import (
     base64_decoded_size,
     strip_ansi,
@@ -401,27 +401,9 @@ def _fingerprint(stat: os.stat_result, watched: Iterable[Path]) -> str:
     return f"{own}+{digest.hexdigest()[:16]}" if any_watched else own
 
 
-_T = TypeVar("_T")
-
-
-@contextmanager
-def _closed(items: Iterator[_T]) -> Iterator[Iterator[_T]]:
-    """Close a decoder's generator (and so its file) when we stop reading early.
-
-    TODO(#5): the decoders return ``Iterator``; typed as ``Generator`` (or given a context
-    manager) this helper could be ``contextlib.closing``.
-    """
-    try:
-        yield items
-    finally:
-        close = getattr(items, "close", None)
-        if callable(close):
-            close()
-
-
 def _head_records(path: Path) -> Iterator[dict[str, Any]]:
     """The JSON objects among the first few lines of a file."""
-    with _closed(iter_lines(path)) as lines:
+    with closing(iter_lines(path)) as lines:
         for index, line in enumerate(lines):
             if index >= _HEAD_LINES:
                 return
@@ -440,7 +422,7 @@ def _agent_parent_session(path: Path) -> str | None:
 def _read_sidecar(path: Path) -> dict[str, str]:
     """The string fields of ``agent-<id>.meta.json`` we keep, under our locator names."""
     found: dict[str, str] = {}
-    with _closed(iter_kvitems(path, "")) as items:
+    with closing(iter_kvitems(path, "")) as items:
         for item in items:
             if isinstance(item, Item) and isinstance(item.value, str) and item.value:
                 name = _SUBAGENT_LOCATOR_KEYS.get(str(item.key))
@@ -637,7 +619,7 @@ class _Transcript:
 
     def same_record(self, offset: int, record: Mapping[str, Any]) -> bool:
         """Whether the line at ``offset`` has the type, time and content of ``record``."""
-        with _closed(iter_lines(self.path, start=offset)) as lines:
+        with closing(iter_lines(self.path, start=offset)) as lines:
             earlier = next(lines, None)
         if not isinstance(earlier, Line) or not isinstance(earlier.value, dict):
             return False
@@ -945,22 +927,16 @@ class _Transcript:
         """The unknown lines, re-read as raw text (they are rare, so each is read once more)."""
         if not self.unknown:
             return []
-        # TODO(#5): chatparse.decoders.jsonl could hand back a line's raw text (Line.raw, or a
-        # read_span helper); until it does, the raw bytes are read again here by offset.
-        records = []
-        with self.path.open("rb") as stream:
-            for item in self.unknown:
-                stream.seek(item.offset)
-                raw = stream.read(item.end_offset - item.offset).decode("utf-8", "replace")
-                records.append(
-                    UnknownRecord(
-                        where=f"line {item.line_no}",
-                        type=item.type,
-                        raw=raw.rstrip("\r\n"),
-                        producer_version=item.version,
-                    )
-                )
-        return records
+        spans = [(item.offset, item.end_offset) for item in self.unknown]
+        return [
+            UnknownRecord(
+                where=f"line {item.line_no}",
+                type=item.type,
+                raw=raw,
+                producer_version=item.version,
+            )
+            for item, raw in zip(self.unknown, read_spans(self.path, spans), strict=True)
+        ]
 
 
 def _is_warmup_prompt(record: Mapping[str, Any]) -> bool:

@@ -36,7 +36,6 @@ See ``docs/sources/codex.md`` for what is kept, what is skipped and why.
 
 from __future__ import annotations
 
-import io
 import re
 from collections import Counter, deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
@@ -48,7 +47,8 @@ from typing import Any, Final, TypeAlias, cast
 from attrs import Factory, define, frozen
 
 from chatparse.decoders import bigjson, jsonl
-from chatparse.decoders.text import repair_surrogates, strip_data_uri_images
+from chatparse.decoders import value as jsonvalue
+from chatparse.decoders.text import strip_data_uri_images
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import (
@@ -404,23 +404,7 @@ def _read_lines(path: Path, thread: _Thread) -> None:
             unknown_spans.append((record.offset, record.end_offset))
         first = False
     if unknown_spans:
-        thread.fill_raw(_raw_lines(path, unknown_spans))
-
-
-def _raw_lines(path: Path, spans: Iterable[tuple[int, int]]) -> list[str]:
-    """The text of the given byte ranges, for unknown records kept raw."""
-    texts = []
-    try:
-        with path.open("rb") as stream:
-            for start, end in spans:
-                stream.seek(start)
-                raw = stream.read(end - start).decode("utf-8", "replace").rstrip("\r\n")
-                texts.append(repair_surrogates(raw))
-    except OSError as exc:
-        raise SourceUnavailableError(
-            str(path), f"cannot read it again: {exc.strerror or exc}", "Scan again."
-        ) from exc
-    return texts
+        thread.fill_raw(jsonl.read_spans(path, unknown_spans))
 
 
 def _read_document(path: Path, thread: _Thread) -> None:
@@ -438,53 +422,13 @@ def _read_document(path: Path, thread: _Thread) -> None:
                 break
     if session:
         thread.feed_bare_meta(session)
-    # TODO(#6): bigjson.iter_items documents ``"items"`` as the prefix of the array's elements,
-    # but passes the prefix to ijson unchanged, where elements are ``"items.item"``.
     for item in bigjson.iter_items(path, "items.item"):
         if isinstance(item, bigjson.Malformed):
             thread.malformed()
             continue
         where = f"items[{item.key}]"
         if not thread.feed(item.value, where, f"I{item.key}"):
-            thread.fill_raw([_json_text(item.value)])
-
-
-def _json_text(value: Any) -> str:
-    """Compact JSON text for a value read from a document, for an unknown record's ``raw``.
-
-    TODO(#6): the decoders should hand over an item's raw text (bigjson has no offsets), or
-    offer a ``dumps``; adapters must not import ``json``. Until then this small encoder lives
-    here.
-    """
-    if isinstance(value, dict):
-        return (
-            "{" + ",".join(f"{_json_text(str(k))}:{_json_text(v)}" for k, v in value.items()) + "}"
-        )
-    if isinstance(value, list):
-        return "[" + ",".join(_json_text(v) for v in value) + "]"
-    if isinstance(value, str):
-        escaped = "".join(_ESCAPES.get(c, c if c >= " " else f"\\u{ord(c):04x}") for c in value)
-        return f'"{escaped}"'
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    return repr(value)
-
-
-_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def parse_json_text(text: str) -> tuple[bool, Any]:
-    """Decode a JSON value held in a string (tool arguments, shell outputs): ``(ok, value)``.
-
-    TODO(#6): move to ``chatparse.decoders`` as a public ``loads``-style function; until then it
-    goes through the line reader. Raw line breaks can only be whitespace between tokens in valid
-    JSON, so turning them into spaces keeps the value and makes the text one line.
-    """
-    flat = text.replace("\r", " ").replace("\n", " ").encode("utf-8", "surrogatepass")
-    decoded = jsonl.read_first_line(io.BytesIO(flat))
-    if isinstance(decoded, jsonl.Line):
-        return True, decoded.value
-    return False, None
+            thread.fill_raw([jsonvalue.encode(item.value)])
 
 
 # --- small readers of JSON values ----------------------------------------------------------------
@@ -598,11 +542,11 @@ def tool_output(output: object) -> tuple[str | None, bool | None]:
         return None, None
     stripped = output.strip()
     if stripped.startswith("{") and '"metadata"' in stripped:
-        ok, value = parse_json_text(stripped)
-        exit_code = _path(value, "metadata", "exit_code") if ok else None
-        if ok and isinstance(value, dict) and isinstance(value.get("output"), str):
+        result = jsonvalue.decode(stripped)
+        if isinstance(result, dict) and isinstance(result.get("output"), str):
+            exit_code = _path(result, "metadata", "exit_code")
             failed = None if not isinstance(exit_code, int) else exit_code != 0
-            return _visible(value["output"]), failed
+            return _visible(result["output"]), failed
     return _visible(output), None
 
 
@@ -1006,8 +950,8 @@ class _Thread:
         if kind == "function_call":
             name, arguments = item.get("name"), item.get("arguments")
             if isinstance(arguments, str):
-                ok, value = parse_json_text(arguments)
-                arguments = value if ok else arguments
+                decoded = jsonvalue.decode(arguments)
+                arguments = arguments if isinstance(decoded, jsonvalue.Invalid) else decoded
         elif kind == "custom_tool_call":
             name, arguments = item.get("name"), item.get("input")
         elif kind == "tool_search_call":

@@ -41,9 +41,8 @@ malformed, or kept raw as unknown: see ``docs/sources/copilot.md``.
 from __future__ import annotations
 
 import hashlib
-import io
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any, Final, cast
@@ -58,7 +57,8 @@ from chatparse.adapters._vscode import (
     workspace_project_path,
 )
 from chatparse.decoders import bigjson, jsonl, sqlite
-from chatparse.decoders.text import repair_surrogates, strip_data_uri_images
+from chatparse.decoders import value as jsonvalue
+from chatparse.decoders.text import strip_data_uri_images
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import (
@@ -209,7 +209,7 @@ class CopilotAdapter:
                 meta = _file_meta(self.name, _legacy_id(db, index, session), db, project)
                 if meta is None:
                     continue
-                digest = hashlib.sha256(_json_text(session).encode("utf-8", "replace"))
+                digest = hashlib.sha256(jsonvalue.encode(session).encode("utf-8", "replace"))
                 yield ConversationMeta(
                     source=meta.source,
                     id=meta.id,
@@ -355,16 +355,12 @@ def _legacy_sessions(db: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     value = _legacy_value(db)
     if value is None:
         return
-    # TODO(#6): bigjson.iter_items documents "" as the prefix of a top-level array's items but
-    # passes it to ijson, which then yields the whole array once; both readings are handled.
-    index = 0
-    for item in bigjson.iter_items(value.encode("utf-8", "replace"), ""):
-        if isinstance(item, bigjson.Malformed):
-            return
-        for session in item.value if isinstance(item.value, list) else [item.value]:
-            if isinstance(session, dict):
-                yield index, session
-            index += 1
+    sessions = jsonvalue.decode(value)
+    if not isinstance(sessions, list):
+        return
+    for index, session in enumerate(sessions):
+        if isinstance(session, dict):
+            yield index, session
 
 
 def _legacy_id(db: Path, index: int, session: Mapping[str, Any]) -> str:
@@ -548,7 +544,9 @@ def replay_log(path: Path, ledger: _Ledger) -> dict[str, Any] | None:
     ledger.seen += applied
     ledger.used += applied
     for (where, kind_name, _start, _end), raw in zip(
-        unknown_spans, _raw_spans(path, unknown_spans), strict=True
+        unknown_spans,
+        jsonl.read_spans(path, [(start, end) for *_, start, end in unknown_spans]),
+        strict=True,
     ):
         ledger.keep(where, kind_name, raw)
     return state
@@ -582,20 +580,6 @@ def _kind(value: object) -> int | None:
 
 def _span(record: jsonl.Line) -> tuple[int, int]:
     return record.offset, record.end_offset
-
-
-def _raw_spans(path: Path, spans: Iterable[tuple[str, str | None, int, int]]) -> list[str]:
-    """The text of the given lines of ``path``, for records kept raw."""
-    texts: list[str] = []
-    spans = list(spans)
-    if not spans:
-        return texts
-    with path.open("rb") as stream:
-        for _where, _kind, start, end in spans:
-            stream.seek(start)
-            raw = stream.read(end - start).decode("utf-8", "replace").rstrip("\r\n")
-            texts.append(repair_surrogates(raw))
-    return texts
 
 
 def _apply(state: dict[str, Any], kind: int, entry: dict[str, Any]) -> str | None:
@@ -815,13 +799,13 @@ class _Session:
         requests = state.get("requests")
         if not isinstance(requests, list):
             if requests is not None:
-                self.ledger.keep("requests", None, _json_text(requests))
+                self.ledger.keep("requests", None, jsonvalue.encode(requests))
             return
         for index, request in enumerate(requests):
             if isinstance(request, dict):
                 self.request(index, request)
             else:
-                self.ledger.keep(f"requests[{index}]", None, _json_text(request))
+                self.ledger.keep(f"requests[{index}]", None, jsonvalue.encode(request))
 
     def _unique(self, wanted: str) -> str:
         ident, n = wanted, 1
@@ -860,7 +844,7 @@ class _Session:
             for number, part in enumerate(parts):
                 self.part(answer, part, f"requests[{index}].response[{number}]")
         elif parts is not None:
-            self.ledger.keep(f"requests[{index}].response", None, _json_text(parts))
+            self.ledger.keep(f"requests[{index}].response", None, jsonvalue.encode(parts))
         _fill_from_rounds(answer, _path(request, "result", "metadata"), self.ledger.warnings)
         if answer.has_content() or answer.usage is not None:
             answer.id = self._unique(answer.id)
@@ -896,7 +880,7 @@ class _Session:
             self.ledger.skip("response part: empty slot")
             return
         if not isinstance(part, dict):
-            self.ledger.keep(where, None, _json_text(part))
+            self.ledger.keep(where, None, jsonvalue.encode(part))
             return
         kind = part.get("kind")
         if kind not in _RUNNING_TEXT:
@@ -908,7 +892,7 @@ class _Session:
             elif "uri" in part or "label" in part:  # file-tree data, the other kindless shape
                 self.ledger.skip("response part: file tree")
             else:
-                self.ledger.keep(where, None, _json_text(part))
+                self.ledger.keep(where, None, jsonvalue.encode(part))
             return
         kind_name = kind if isinstance(kind, str) else str(kind)
         read = _PARTS.get(kind_name)
@@ -917,7 +901,7 @@ class _Session:
         elif kind_name in SKIPPED_PARTS:
             self.ledger.skip(f"response part: {kind_name}")
         else:
-            self.ledger.keep(where, kind_name, _json_text(part))
+            self.ledger.keep(where, kind_name, jsonvalue.encode(part))
 
     def merge(self, transcript: _Transcript) -> None:
         """Take from the transcript of the same session what the chat session copy lacks.
@@ -1039,7 +1023,7 @@ def _tool_invocation(answer: _Draft, part: dict[str, Any]) -> bool:
 def _read_result_details(call: _Call, details: object) -> None:
     if isinstance(details, dict):
         raw_input = details.get("input")
-        call.input = _json_value(raw_input) if isinstance(raw_input, str) else raw_input
+        call.input = _decoded_or_text(raw_input) if isinstance(raw_input, str) else raw_input
         call.output = _output_text(details.get("output"))
         if isinstance(details.get("isError"), bool):
             call.is_error = details["isError"]
@@ -1133,7 +1117,7 @@ def _round_calls(metadata: object) -> list[_Call]:
                 continue
             arguments = _path(raw, "arguments")
             call = _Call(id=ident, name=name)
-            call.input = _json_value(arguments) if isinstance(arguments, str) else arguments
+            call.input = _decoded_or_text(arguments) if isinstance(arguments, str) else arguments
             if ident is not None:
                 call.keys = {ident, ident.split(_ROUND_ID_SEPARATOR)[0]}
                 call.output = _result_text(_path(results, ident))
@@ -1236,7 +1220,7 @@ class _Transcript:
             return None
         arguments = _path(request, "arguments")
         call = _Call(id=ident, name=name)
-        call.input = _json_value(arguments) if isinstance(arguments, str) else arguments
+        call.input = _decoded_or_text(arguments) if isinstance(arguments, str) else arguments
         if ident is not None:
             call.keys.add(ident)
             self.calls[ident] = call
@@ -1291,7 +1275,9 @@ def read_transcript(path: Path, ledger: _Ledger) -> _Transcript:
         if not transcript.event(record.value, record.line_no):
             kind = record.value.get("type")
             unknown.append((f"line {record.line_no}", _text(kind), *_span(record)))
-    for (where, kind, _start, _end), raw in zip(unknown, _raw_spans(path, unknown), strict=True):
+    for (where, kind, _start, _end), raw in zip(
+        unknown, jsonl.read_spans(path, [(start, end) for *_, start, end in unknown]), strict=True
+    ):
         ledger.keep(where, kind, raw)
     return transcript
 
@@ -1489,43 +1475,12 @@ def _clean(text: str) -> tuple[str, tuple[Any, ...]]:
     return strip_data_uri_images(text)
 
 
-def _json_value(text: str) -> Any:
-    """Decode tool arguments sent as JSON text; keep the text when it is not JSON.
-
-    TODO(#6): ``chatparse.decoders`` should offer a public ``loads``-style function for one JSON
-    value held in a string (Codex has the same workaround); until then this goes through the
-    line reader. Raw line breaks can only be whitespace between tokens in valid JSON, so turning
-    them into spaces keeps the value and makes the text one line.
-    """
+def _decoded_or_text(text: str) -> Any:
+    """Tool arguments sent as JSON text, decoded; the text itself when it is not JSON."""
     if not text.strip():
         return None
-    flat = text.replace("\r", " ").replace("\n", " ").encode("utf-8", "surrogatepass")
-    decoded = jsonl.read_first_line(io.BytesIO(flat))
-    return decoded.value if isinstance(decoded, jsonl.Line) else text
-
-
-def _json_text(value: Any) -> str:
-    """Compact JSON text of a value from a replayed state, for an unknown record's ``raw``.
-
-    TODO(#6): the decoders should offer a ``dumps``; adapters must not import ``json``. A part of
-    a replayed session has no text of its own to keep (it may have been assembled from several
-    lines), so it is written out again here.
-    """
-    if isinstance(value, dict):
-        return (
-            "{" + ",".join(f"{_json_text(str(k))}:{_json_text(v)}" for k, v in value.items()) + "}"
-        )
-    if isinstance(value, list):
-        return "[" + ",".join(_json_text(v) for v in value) + "]"
-    if isinstance(value, str):
-        escaped = "".join(_ESCAPES.get(c, c if c >= " " else f"\\u{ord(c):04x}") for c in value)
-        return f'"{escaped}"'
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    return repr(value)
-
-
-_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    decoded = jsonvalue.decode(text)
+    return text if isinstance(decoded, jsonvalue.Invalid) else decoded
 
 
 def _text(value: object) -> str | None:

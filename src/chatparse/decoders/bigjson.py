@@ -22,7 +22,7 @@ import io
 import logging
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import IO, Any
 
 import ijson
@@ -93,15 +93,17 @@ def backend_name() -> str:
     return name
 
 
-def iter_items(source: Source | bytes, prefix: str) -> Iterator[Item | Malformed]:
-    """Yield each item of the array found at ``prefix``, one at a time.
+def iter_items(source: Source | bytes, prefix: str) -> Generator[Item | Malformed, None, None]:
+    """Yield each value found at ``prefix``, one at a time, numbered from 0.
 
     Args:
         source: A path; a binary stream, read from its current position; or ``bytes`` holding the
             document itself, such as a value from a database (a ``str`` document is passed as
             ``text.encode()``).
-        prefix: An ijson prefix: ``"requests"`` for the array under the top-level key
-            ``requests``, ``""`` for a top-level array.
+        prefix: An ijson prefix, which names array elements with ``item``:
+            ``"requests.item"`` for the elements of the array under the top-level key
+            ``requests``, ``"item"`` for those of a top-level array, ``""`` for the whole
+            document as one value.
 
     Raises:
         chatparse.errors.SourceUnavailableError: ``source`` is a path that cannot be opened.
@@ -109,7 +111,7 @@ def iter_items(source: Source | bytes, prefix: str) -> Iterator[Item | Malformed
     yield from _iterate(source, prefix, kv=False)
 
 
-def iter_kvitems(source: Source | bytes, prefix: str) -> Iterator[Item | Malformed]:
+def iter_kvitems(source: Source | bytes, prefix: str) -> Generator[Item | Malformed, None, None]:
     """Yield each key and value of the object found at ``prefix``, one at a time.
 
     Arguments as for :func:`iter_items`; a ``prefix`` of ``""`` means the top-level object.
@@ -117,7 +119,9 @@ def iter_kvitems(source: Source | bytes, prefix: str) -> Iterator[Item | Malform
     yield from _iterate(source, prefix, kv=True)
 
 
-def _iterate(source: Source | bytes, prefix: str, *, kv: bool) -> Iterator[Item | Malformed]:
+def _iterate(
+    source: Source | bytes, prefix: str, *, kv: bool
+) -> Generator[Item | Malformed, None, None]:
     if isinstance(source, bytes):
         yield from _parse(io.BytesIO(source), prefix, kv=kv)
     elif isinstance(source, (str, os.PathLike)):

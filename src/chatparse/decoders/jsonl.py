@@ -12,7 +12,7 @@ library otherwise; the results are the same either way, down to the wording of `
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from functools import partial
 from itertools import chain
@@ -22,6 +22,7 @@ from attrs import frozen
 
 from chatparse.decoders import _json
 from chatparse.decoders._files import Source, open_binary
+from chatparse.decoders.text import repair_surrogates
 
 __all__ = [
     "MAX_DEPTH",
@@ -32,6 +33,7 @@ __all__ = [
     "backend_name",
     "iter_lines",
     "read_first_line",
+    "read_spans",
 ]
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -232,3 +234,22 @@ def _decode_unusual(
             return Malformed(line_no, start, start, "torn last line: no newline and not valid JSON")
         return Malformed(line_no, start, end, exc.reason)
     return Line(line_no, start, end, value, repairs)
+
+
+def read_spans(path: str | os.PathLike[str], spans: Iterable[tuple[int, int]]) -> list[str]:
+    """The text of the lines at the given ``(offset, end_offset)`` byte ranges of ``path``.
+
+    For records an adapter keeps raw (unknown types): the exact line as written, without its
+    line break, with invalid UTF-8 and lone surrogates repaired as everywhere else. Reading the
+    few such lines again by offset is cheaper than keeping every line's text while parsing.
+
+    Raises:
+        SourceUnavailableError: The file can no longer be opened.
+    """
+    texts: list[str] = []
+    with open_binary(path) as stream:
+        for start, end in spans:
+            stream.seek(start)
+            raw = stream.read(end - start).decode("utf-8", "replace").rstrip("\r\n")
+            texts.append(repair_surrogates(raw))
+    return texts

@@ -1,0 +1,422 @@
+"""The Cursor adapter: conformance cases, and its rules one by one on databases built here."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chatparse
+from chatparse.adapters import cursor
+from chatparse.adapters.cursor import CursorAdapter
+from chatparse.decoders import sqlite as sqlite_decoder
+from chatparse.errors import SourceUnavailableError
+from chatparse.host import Host
+from chatparse.model import ConversationMeta, ParsedConversation
+from chatparse.testing import AdapterConformance, check_conversation
+
+REPO = Path(__file__).resolve().parents[2]
+T0 = 1767348000000  # 2026-01-02T10:00:00Z in epoch milliseconds
+SCHEMA = "CREATE TABLE {} (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)"
+TOKEN = "SECRET-TOKEN-that-must-never-leak"  # noqa: S105 -- a fake token the output must not show
+
+
+class TestCursorConformance(AdapterConformance):
+    adapter = "cursor"
+    fixtures = REPO / "fixtures"
+
+
+# --- helpers ---
+
+
+def user_dir(home: Path) -> Path:
+    return home / ".config" / "Cursor" / "User"
+
+
+def write_db(path: Path, tables: dict[str, Iterable[tuple[str, object]]]) -> Path:
+    """Write a state.vscdb with the given tables; dict and list values are stored as JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path)) as connection:
+        for table, rows in tables.items():
+            connection.execute(SCHEMA.format(table))
+            for key, value in rows:
+                stored = json.dumps(value) if isinstance(value, (dict, list)) else value
+                connection.execute(f"INSERT INTO {table} VALUES (?, ?)", (key, stored))  # noqa: S608 -- test table names
+        connection.commit()
+    return path
+
+
+def put(path: Path, table: str, key: str, value: object) -> None:
+    """Write one row the way Cursor does: INSERT, replacing the old row with that key."""
+    with closing(sqlite3.connect(path)) as connection:
+        stored = json.dumps(value) if isinstance(value, (dict, list)) else value
+        connection.execute(f"INSERT INTO {table} VALUES (?, ?)", (key, stored))  # noqa: S608 -- test table names
+        connection.commit()
+
+
+def document(cid: str, bubbles: Iterable[str], **extra: Any) -> tuple[str, dict[str, Any]]:
+    headers = [{"bubbleId": bid, "type": 1} for bid in bubbles]
+    return f"composerData:{cid}", {
+        "_v": 10,
+        "composerId": cid,
+        "createdAt": T0,
+        "fullConversationHeadersOnly": headers,
+        **extra,
+    }
+
+
+def bubble(cid: str, bid: str, kind: int = 1, text: str = "hi", **extra: Any) -> tuple[str, Any]:
+    return f"bubbleId:{cid}:{bid}", {"type": kind, "bubbleId": bid, "text": text, **extra}
+
+
+def global_db(home: Path, rows: Iterable[tuple[str, object]], items: Iterable[Any] = ()) -> Path:
+    return write_db(
+        user_dir(home) / "globalStorage" / "state.vscdb",
+        {"ItemTable": list(items), "cursorDiskKV": list(rows)},
+    )
+
+
+def workspace_db(
+    home: Path, name: str, uri: str | None, rows: Iterable[tuple[str, object]]
+) -> Path:
+    folder = user_dir(home) / "workspaceStorage" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if uri is not None:
+        (folder / "workspace.json").write_text(json.dumps({"folder": uri}), encoding="utf-8")
+    return write_db(folder / "state.vscdb", {"ItemTable": list(rows)})
+
+
+def heads(*ids: str) -> tuple[str, dict[str, Any]]:
+    entries = [{"type": "head", "composerId": cid, "name": f"head {cid}"} for cid in ids]
+    return "composer.composerData", {"allComposers": entries, "composerDataVersion": 1}
+
+
+def host(home: Path) -> Host:
+    return Host(home=home, env={}, platform="linux")
+
+
+def scan(home: Path, adapter: CursorAdapter | None = None) -> dict[str, ConversationMeta]:
+    adapter = adapter or CursorAdapter()
+    source = adapter.detect(host(home))
+    assert source is not None
+    return {meta.id: meta for meta in adapter.scan(source)}
+
+
+def parse(meta: ConversationMeta, adapter: CursorAdapter | None = None) -> ParsedConversation:
+    conversation = (adapter or CursorAdapter()).parse(meta)
+    assert check_conversation(conversation) == []
+    assert conversation.diagnostics.balanced
+    return conversation
+
+
+# --- finding and listing ---
+
+
+def test_registry_loads_the_cursor_adapter() -> None:
+    """The registry name ``cursor`` gives this adapter."""
+    assert isinstance(chatparse.get_adapter("cursor"), CursorAdapter)
+
+
+def test_detect_finds_nothing_without_a_database(tmp_path: Path) -> None:
+    """A Cursor user dir without any state.vscdb is not a source."""
+    (user_dir(tmp_path) / "workspaceStorage" / "abc").mkdir(parents=True)
+    assert CursorAdapter().detect(host(tmp_path)) is None
+
+
+def test_detect_uses_the_platform_user_dir(tmp_path: Path) -> None:
+    """On Windows the user dir is under %APPDATA%, on macOS under Library/Application Support."""
+    appdata = tmp_path / "roaming"
+    write_db(appdata / "Cursor" / "User" / "globalStorage" / "state.vscdb", {"cursorDiskKV": []})
+    found = CursorAdapter().detect(
+        Host(home=tmp_path, env={"APPDATA": str(appdata)}, platform="win32")
+    )
+    assert found is not None
+    assert found.roots == (str(appdata / "Cursor" / "User"),)
+    assert CursorAdapter().detect(Host(home=tmp_path, env={}, platform="darwin")) is None
+
+
+def test_scan_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scan opens the global DB and each workspace DB once, however many composers they hold."""
+    ids = [f"c{n}" for n in range(5)]
+    global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
+    workspace_db(tmp_path, "w1", "file:///w1", [heads(*ids[:3])])
+    workspace_db(tmp_path, "w2", "file:///w2", [heads(*ids[2:])])
+    opened: list[str] = []
+    real = sqlite_decoder.open_snapshot
+
+    def counting(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
+        opened.append(Path(path).parent.name)
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(cursor, "open_snapshot", counting)
+    metas = scan(tmp_path)
+    assert sorted(metas) == ids
+    assert sorted(opened) == ["globalStorage", "w1", "w2"]
+    assert metas["c2"].project_path == "/w1"  # the first workspace listing it names it
+
+
+def test_secret_keys_are_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The global ItemTable (auth tokens) is never queried, and no token reaches the output."""
+    global_db(
+        tmp_path,
+        [document("c1", ["b"]), bubble("c1", "b", text="question")],
+        items=[("cursorAuth/accessToken", TOKEN), ("cursorAuth/refreshToken", TOKEN)],
+    )
+    queried: list[tuple[str, str]] = []
+    real_get, real_prefix = sqlite_decoder.Snapshot.get, sqlite_decoder.Snapshot.iter_prefix
+
+    def get(self: sqlite_decoder.Snapshot, table: str, key: str, **kwargs: Any) -> Any:
+        queried.append((self.path.parent.name, table))
+        return real_get(self, table, key, **kwargs)
+
+    def iter_prefix(self: sqlite_decoder.Snapshot, table: str, prefix: str, **kwargs: Any) -> Any:
+        queried.append((self.path.parent.name, table))
+        return real_prefix(self, table, prefix, **kwargs)
+
+    monkeypatch.setattr(sqlite_decoder.Snapshot, "get", get)
+    monkeypatch.setattr(sqlite_decoder.Snapshot, "iter_prefix", iter_prefix)
+    conversations = [parse(meta) for meta in scan(tmp_path).values()]
+    assert ("globalStorage", "ItemTable") not in queried
+    assert ("globalStorage", "cursorDiskKV") in queried
+    assert TOKEN not in chatparse.to_json(conversations[0])
+
+
+def test_fingerprint_follows_only_the_composers_own_rows(tmp_path: Path) -> None:
+    """Writes to one composer change its fingerprint and leave every other composer's alone."""
+    db = global_db(
+        tmp_path,
+        [document("a", ["a1"]), bubble("a", "a1"), document("b", ["b1"]), bubble("b", "b1")],
+    )
+    before = scan(tmp_path)
+    put(db, "cursorDiskKV", *document("b", ["b1", "b2"], lastUpdatedAt=T0 + 5))
+    put(db, "cursorDiskKV", *bubble("b", "b2", text="new turn"))
+    after = scan(tmp_path)
+    assert after["a"].fingerprint == before["a"].fingerprint
+    assert after["b"].fingerprint != before["b"].fingerprint
+    put(db, "cursorDiskKV", *bubble("a", "a1", text="rewritten while streaming"))
+    assert scan(tmp_path)["a"].fingerprint != after["a"].fingerprint
+    assert after["a"].fingerprint.startswith("cursor:")
+
+
+def test_fingerprint_is_stable_across_scans(tmp_path: Path) -> None:
+    """Scanning an unchanged store twice gives the same fingerprints."""
+    global_db(tmp_path, [document("a", ["a1"]), bubble("a", "a1")])
+    assert scan(tmp_path)["a"].fingerprint == scan(tmp_path)["a"].fingerprint
+
+
+def test_a_composer_listed_by_two_workspaces_is_one_conversation(tmp_path: Path) -> None:
+    """The same composer id under two workspaces gives one meta, named by the first workspace."""
+    global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
+    workspace_db(tmp_path, "aaa", "file:///home/a%20b", [heads("c1")])
+    workspace_db(tmp_path, "bbb", "file:///home/other", [heads("c1")])
+    metas = scan(tmp_path)
+    assert list(metas) == ["c1"]
+    assert metas["c1"].project_path == "/home/a b"
+    assert metas["c1"].title == "head c1"
+
+
+# --- parsing ---
+
+
+def test_header_order_wins_over_key_order_and_edits_are_skipped(tmp_path: Path) -> None:
+    """Bubbles come in header order; a bubble the headers leave out is a skipped discarded edit."""
+    global_db(
+        tmp_path,
+        [
+            document("c1", ["zz", "aa", "mm"]),
+            bubble("c1", "aa", 2, "second"),
+            bubble("c1", "mm", 1, "third"),
+            bubble("c1", "zz", 1, "first"),
+            bubble("c1", "bb", 1, "edited away"),
+        ],
+    )
+    conversation = parse(scan(tmp_path)["c1"])
+    assert [m.text for m in conversation.messages] == ["first", "second", "third"]
+    assert [m.role for m in conversation.messages] == ["user", "assistant", "user"]
+    skipped = conversation.diagnostics.skipped
+    assert skipped == {"bubble not in fullConversationHeadersOnly (discarded edit)": 1}
+
+
+def test_null_composer_document_orders_bubbles_by_time(tmp_path: Path) -> None:
+    """A NULL composer document is malformed; its bubbles still parse, ordered by their times."""
+    global_db(
+        tmp_path,
+        [
+            ("composerData:c1", None),
+            bubble("c1", "a", 2, "later", createdAt=T0 + 2000),
+            bubble("c1", "b", 1, "earlier", createdAt="2026-01-02T10:00:01Z"),
+        ],
+    )
+    conversation = parse(scan(tmp_path)["c1"])
+    assert [m.text for m in conversation.messages] == ["earlier", "later"]
+    assert conversation.diagnostics.malformed == 1
+    assert any("ordered by their timestamps" in w for w in conversation.diagnostics.warnings)
+
+
+def test_timestamps_are_never_invented(tmp_path: Path) -> None:
+    """A bubble's createdAt (ISO or ms) wins, then timingInfo from 1e12 ms; else no time at all."""
+    global_db(
+        tmp_path,
+        [
+            document("c1", ["iso", "ms", "timing", "small", "none"]),
+            bubble("c1", "iso", createdAt="2026-01-02T10:00:00.500Z"),
+            bubble("c1", "ms", createdAt=T0 + 1000),
+            bubble(
+                "c1", "timing", timingInfo={"clientStartTime": 12, "clientSettleTime": T0 + 3000}
+            ),
+            bubble("c1", "small", timingInfo={"clientRpcSendTime": 999_999_999_999}),
+            bubble("c1", "none"),
+        ],
+    )
+    stamps = {m.id: m.timestamp for m in parse(scan(tmp_path)["c1"]).messages}
+    assert stamps == {
+        "iso": datetime(2026, 1, 2, 10, 0, 0, 500000, tzinfo=UTC),
+        "ms": datetime(2026, 1, 2, 10, 0, 1, tzinfo=UTC),
+        "timing": datetime(2026, 1, 2, 10, 0, 3, tzinfo=UTC),
+        "small": None,
+        "none": None,
+    }
+
+
+def test_bubble_ids_with_colons_and_duplicates_stay_unique(tmp_path: Path) -> None:
+    """A bubble key is split on its first two colons; repeated inline ids get a suffix."""
+    assert cursor._split_bubble_key("bubbleId:c1:b:with:colons") == ("c1", "b:with:colons")
+    tab = {
+        "tabId": "t1",
+        "bubbles": [
+            {"type": "user", "id": "x", "text": "one"},
+            {"type": "ai", "id": "x", "text": "two"},
+            {"type": "ai", "text": "three"},
+        ],
+    }
+    workspace_db(tmp_path, "w", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+    conversation = parse(scan(tmp_path)["t1"])
+    assert [m.id for m in conversation.messages] == ["x", "x#2", "#2"]
+
+
+def test_rich_text_that_is_not_lexical_is_kept_as_text(tmp_path: Path) -> None:
+    """A richText that is plain text rather than Lexical JSON is the message text."""
+    global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b", text="", richText="plain")])
+    assert parse(scan(tmp_path)["c1"]).messages[0].text == "plain"
+
+
+def test_data_uri_images_are_counted_not_kept(tmp_path: Path) -> None:
+    """A pasted data: URI image becomes an ImageRef and a placeholder, never base64 text."""
+    payload = "iVBORw0KGgo" + "A" * 200
+    text = f"look ![x](data:image/png;base64,{payload}) here"
+    global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b", text=text)])
+    message = parse(scan(tmp_path)["c1"]).messages[0]
+    assert payload not in message.text
+    assert [image.media_type for image in message.images] == ["image/png"]
+
+
+def test_parse_of_a_deleted_composer_raises(tmp_path: Path) -> None:
+    """A composer removed between scan and parse is an unavailable source, not an empty chat."""
+    db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
+    meta = scan(tmp_path)["c1"]
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("DELETE FROM cursorDiskKV WHERE key = 'composerData:c1'")
+        connection.commit()
+    with pytest.raises(SourceUnavailableError, match="no longer in the database"):
+        CursorAdapter().parse(meta)
+
+
+def test_unknown_composer_version_is_noted(tmp_path: Path) -> None:
+    """A composer _v newer than known is read best-effort and named in the warnings."""
+    global_db(tmp_path, [document("c1", ["b"], _v=42), bubble("c1", "b")])
+    conversation = parse(scan(tmp_path)["c1"])
+    assert len(conversation.messages) == 1
+    assert any("_v 42" in warning for warning in conversation.diagnostics.warnings)
+
+
+def test_inline_conversation_in_a_global_document(tmp_path: Path) -> None:
+    """A composer document with an inline conversation and no headers uses the array's order."""
+    inline = [{"type": 1, "bubbleId": "q", "text": "q"}, {"type": 2, "bubbleId": "a", "text": "a"}]
+    global_db(tmp_path, [document("c1", [], conversation=inline), bubble("c1", "q", text="copy")])
+    conversation = parse(scan(tmp_path)["c1"])
+    assert [m.text for m in conversation.messages] == ["q", "a"]
+    assert conversation.diagnostics.skipped == {"bubble row repeats an inline bubble": 1}
+
+
+# --- damaged and busy databases ---
+
+
+@contextmanager
+def exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an EXCLUSIVE lock on a rollback-journal database, as a committing writer does."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.execute("BEGIN EXCLUSIVE")
+        try:
+            yield
+        finally:
+            connection.execute("ROLLBACK")
+
+
+def test_a_locked_global_database_never_crashes_the_scan(tmp_path: Path) -> None:
+    """With the global DB locked, scan still lists the heads and parse says the DB is locked."""
+    db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
+    workspace_db(tmp_path, "w", "file:///proj", [heads("c1")])
+    adapter = CursorAdapter(busy_timeout=0.05)
+    with exclusive_lock(db):
+        metas = scan(tmp_path, adapter)
+        assert list(metas) == ["c1"]
+        with pytest.raises(SourceUnavailableError, match="locked"):
+            adapter.parse(metas["c1"])
+        assert any("cannot be read" in line for line in adapter.explain(host(tmp_path)))
+    assert len(parse(scan(tmp_path)["c1"]).messages) == 1
+
+
+def test_a_file_that_is_not_sqlite_is_skipped_by_scan(tmp_path: Path) -> None:
+    """A global state.vscdb that is not SQLite does not stop the workspace's chats being listed."""
+    path = user_dir(tmp_path) / "globalStorage" / "state.vscdb"
+    path.parent.mkdir(parents=True)
+    path.write_text("not a database at all, just text that is long enough" * 3, encoding="utf-8")
+    tab = {"tabId": "t1", "bubbles": [{"type": "user", "id": "u", "text": "hello"}]}
+    workspace_db(tmp_path, "w", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+    assert list(scan(tmp_path)) == ["t1"]
+    assert CursorAdapter().sniff(path) == 0.0
+    with pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+        chatparse.parse_path(path, source="cursor")
+
+
+def test_missing_tables_and_keys_give_no_conversations(tmp_path: Path) -> None:
+    """Databases without cursorDiskKV or without the chat keys are read without error."""
+    write_db(user_dir(tmp_path) / "globalStorage" / "state.vscdb", {"ItemTable": []})
+    workspace_db(tmp_path, "w", None, [("composer.composerData", "not json"), ("other", "x")])
+    assert scan(tmp_path) == {}
+
+
+def test_parse_path_reads_one_database_in_place(tmp_path: Path) -> None:
+    """parse_path on a global state.vscdb lists and parses its composers."""
+    db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b", text="hello")])
+    assert CursorAdapter().sniff(db) == 0.9
+    (conversation,) = chatparse.parse_path(db)
+    assert conversation.source == "cursor"
+    assert conversation.messages[0].text == "hello"
+
+
+def test_explain_names_the_places_looked_at(tmp_path: Path) -> None:
+    """Doctor output names the user dir, the global DB and the workspace count."""
+    global_db(tmp_path, [])
+    lines = list(CursorAdapter().explain(host(tmp_path)))
+    assert lines[0].endswith("exists")
+    assert any(line.endswith("globalStorage/state.vscdb: readable") for line in lines)
+    assert any("0 workspace(s)" in line for line in lines)
+    assert next(CursorAdapter().explain(host(tmp_path / "nobody"))).endswith("missing")
+
+
+def test_fixture_auth_tokens_never_reach_a_golden() -> None:
+    """The cursorAuth/* rows planted in the fixtures' global DBs appear in no golden."""
+    root = REPO / "fixtures" / "cursor"
+    planted = [p for p in root.rglob("*.sqlite.toml") if "cursorAuth/" in p.read_text("utf-8")]
+    assert planted, "no fixture plants an auth token any more"
+    for golden in root.glob("*/expected.json"):
+        text = golden.read_text("utf-8")
+        assert "cursorAuth" not in text
+        assert "SECRET-" not in text

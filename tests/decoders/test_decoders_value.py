@@ -1,0 +1,74 @@
+"""One JSON value held in a string: decoded by the line reader's rules, encoded back compactly."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chatparse.decoders import jsonl, value
+
+json_values: st.SearchStrategy[Any] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(codec="utf-8")),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=5), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_encode_then_decode_is_identity(data: Any) -> None:
+    """Any JSON value survives encode → decode."""
+    assert value.decode(value.encode(data)) == data
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_decode_agrees_with_the_line_reader(data: Any) -> None:
+    """A value decodes to what the JSON Lines reader would give for the same text."""
+    text = value.encode(data)
+    line = jsonl.read_first_line(io.BytesIO(text.encode() + b"\n"))
+    assert isinstance(line, jsonl.Line)
+    assert value.decode(text) == line.value
+    assert value.decode(text.encode()) == line.value
+
+
+def test_invalid_text_is_marked_not_raised() -> None:
+    """Text that is not one JSON value gives Invalid with a reason."""
+    for text in ("", "{", "NaN", "[1] [2]", "{'a': 1}"):
+        result = value.decode(text)
+        assert isinstance(result, value.Invalid), text
+        assert result.reason
+
+
+def test_repairs_like_everywhere_else() -> None:
+    """Lone surrogates, escaped or raw, become U+FFFD; huge integers become floats."""
+    assert value.decode('"\\ud83d x"') == "\ufffd x"
+    assert value.decode('"\ud83d"') == "\ufffd"
+    big = value.decode("123456789012345678901234567890")
+    assert isinstance(big, float)
+    assert math.isclose(big, 1.2345678901234568e29)
+
+
+def test_encode_is_compact_and_readable() -> None:
+    """Encoding uses no spaces and keeps non-ASCII text as is."""
+    assert value.encode({"a": ["é", None, True]}) == '{"a":["é",null,true]}'
+
+
+def test_read_spans_gives_exact_lines(tmp_path: Path) -> None:
+    """read_spans returns the lines at the given offsets, without line breaks, repaired."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"a":1}\r\n{"b":\xff}\n{"c":3}')
+    spans = [(record.offset, record.end_offset) for record in jsonl.iter_lines(path)]
+    assert jsonl.read_spans(path, spans) == ['{"a":1}', '{"b":\ufffd}', '{"c":3}']
