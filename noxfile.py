@@ -8,6 +8,7 @@ Dev tools live here, not in the package's dependencies.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -68,6 +69,21 @@ def conformance_e2e(session: nox.Session) -> None:
             "-v",
         )
         session.run("chatparse", "conformance", fixtures)
+
+
+@nox.session(python=PYTHONS[0])
+def readme(session: nox.Session) -> None:
+    """Run README command (a) exactly as written, in a fresh venv, and check what it shows."""
+    readme_text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"\*\*Install and run:\*\* `([^`]+)`", readme_text)
+    if match is None:
+        session.error("README.md has no '**Install and run:** `...`' command")
+    output = session.run("bash", "-c", match.group(1), external=True, silent=True) or ""
+    print(output)  # noqa: T201 -- show what a reader of the README would see
+    sources = ("claude-code", "codex", "copilot", "cursor", "trae")
+    missing = [name for name in sources if f"\n{name} " not in f"\n{output}"]
+    if missing:
+        session.error(f"README command (a) showed no conversation of {missing}")
 
 
 @nox.session(python=PYTHONS[0])

@@ -19,16 +19,16 @@ DEMO_HOME = ROOT / "src" / "chatparse" / "_demo" / "home"
 
 # One readable, Linux-laid-out case per built-in source.
 DEMO_CASES = {
-    "claude-code": "fixtures/claude-code/basic-session",
+    "claude-code": "fixtures/claude-code/tool-pairing",
     "codex": "fixtures/codex/modern-rollout",
-    "copilot": "fixtures/copilot/jsonl-replay",
-    "cursor": "fixtures/cursor/composer-global",
-    "trae": "fixtures/trae/basic",
+    "copilot": "fixtures/copilot/parts-references-and-tools",
+    "cursor": "fixtures/cursor/heads-and-global-bubbles",
+    "trae": "fixtures/trae/blob-answer-fallbacks",
 }
 
 
-def build() -> list[str]:
-    """Write the demo home; return the cases it was built from."""
+def build(target: Path = DEMO_HOME) -> list[str]:
+    """Write the demo home to ``target``; return the cases it was built from."""
     used: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         home = Path(scratch) / "home"
@@ -43,8 +43,8 @@ def build() -> list[str]:
         (home / ".keep").unlink(missing_ok=True)
         with materialize(home):
             pass  # leaving the block closes any writer, so every row is in the main file
-        shutil.rmtree(DEMO_HOME, ignore_errors=True)
-        shutil.copytree(home, DEMO_HOME)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(home, target)
     return used
 
 

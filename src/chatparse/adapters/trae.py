@@ -1,0 +1,1122 @@
+r"""Trae, Trae CN and TRAE SOLO CN: the agent chat sessions Trae keeps in workspace databases.
+
+Where they are, under the ``User`` directory of each product (``Trae``, ``Trae CN``,
+``TRAE SOLO CN``; ``%APPDATA%\<product>\User`` on Windows, ``~/Library/Application
+Support/<product>/User`` on macOS, ``~/.config/<product>/User`` on Linux):
+
+* ``workspaceStorage/<workspace id>/state.vscdb``, table ``ItemTable``, key
+  ``memento/icube-ai-agent-storage``: one JSON value (TEXT or a UTF-8 BLOB) holding
+  ``{"list": [<session>...], "currentSessionId"}``. It can be large; it is streamed one session
+  at a time, never loaded whole.
+* the same table, key ``icube-ai-agent-storage-input-history``: an array of past prompts
+  ``[{"inputText", "parsedQuery", "multiMedia", "files"}...]``, read only for sessions whose
+  ``messages`` are empty (newer Trae CN builds).
+* the same table, older keys ``memento/icube-ai-chat-storage-<n>`` and
+  ``memento/icube-ai-ng-chat-storage-<n>``: read with the same rules when they hold sessions with
+  messages; otherwise ``chatparse doctor`` says they were left alone.
+* ``workspace.json`` beside the database: the project, as a URI.
+
+Not read: ``<product>/ModularData/ai-agent/database.db``, the store of newer builds, which is
+encrypted (``chatparse doctor`` says so when it exists).
+
+A session is ``{"sessionId", "title"?, "name"?, "createdAt"?, "updatedAt"?, "hasMore"?,
+"messages": [...]}``, times in epoch milliseconds. A message is ``{"role", "content",
+"turnIndex", "turnId", "timestamp", ...}``; a user message adds ``parsedQuery`` (the prompt
+without file references), an assistant message ``status``, ``modelInfo`` and
+``agentTaskContent`` = ``{"proposal", "proposalReasoningContent", "guideline": {"thought",
+"planItems": [{"toolName", "thought", "reasoningContent"}...]}}`` (sometimes as a JSON string).
+Assistant ``content`` is usually empty: the answer is the proposal, else the ``thought`` of the
+``finish`` plan step, else the guideline's ``thought``.
+
+A **record** is one entry of a session's ``messages`` array, or one input-history entry used in
+its place. Each is used, skipped as known noise, malformed or kept raw as unknown: see
+``docs/sources/trae.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+from attrs import define, field
+
+from chatparse.adapters._vscode import (
+    WORKSPACE_DB,
+    existing_user_dirs,
+    workspace_dirs,
+    workspace_project_path,
+)
+from chatparse.decoders import bigjson
+from chatparse.decoders import value as jsonvalue
+from chatparse.decoders.sqlite import Snapshot, open_snapshot
+from chatparse.decoders.text import strip_data_uri_images
+from chatparse.errors import SourceUnavailableError
+from chatparse.host import Host
+from chatparse.model import (
+    ConversationMeta,
+    Diagnostics,
+    ImageRef,
+    Message,
+    MessageKind,
+    ParsedConversation,
+    Role,
+    SourceInfo,
+    ToolCall,
+    UnknownRecord,
+)
+
+__all__ = ["TraeAdapter"]
+
+# --- where the data is ---------------------------------------------------------------------------
+
+PRODUCTS: Final = ("Trae", "Trae CN", "TRAE SOLO CN")
+TABLE: Final = "ItemTable"
+STORE_KEY: Final = "memento/icube-ai-agent-storage"
+INPUT_HISTORY_KEY: Final = "icube-ai-agent-storage-input-history"
+LEGACY_PREFIXES: Final = ("memento/icube-ai-chat-storage-", "memento/icube-ai-ng-chat-storage-")
+ENCRYPTED_DB: Final = Path("ModularData") / "ai-agent" / "database.db"
+"""Relative to the product folder (the parent of ``User``)."""
+
+# --- what the records say ------------------------------------------------------------------------
+
+FINISH_TOOL: Final = "finish"
+_DONE: Final = frozenset({"completed", "complete", "success", "succeeded", "done", "finished"})
+_FAILED: Final = frozenset({"failed", "fail", "error", "errored"})
+_CANCELLED: Final = frozenset(
+    {"cancelled", "canceled", "cancel", "aborted", "stopped", "interrupted"}
+)
+# Where a plan step keeps its arguments and result; not documented, so taken when present.
+_STEP_INPUT_KEYS: Final = ("params", "toolParams", "input", "arguments", "args")
+_STEP_OUTPUT_KEYS: Final = ("result", "toolResult", "output")
+_STEP_ID_KEYS: Final = ("toolCallId", "id")
+_MODEL_KEYS: Final = ("display_model_name", "model_name", "modelName", "config_name", "name")
+_ERROR_KEYS: Final = ("errorMessage", "error_message", "errorMsg", "error")
+
+_TITLE_LENGTH: Final = 100
+_ONE_MS: Final = timedelta(milliseconds=1)
+_CACHED_STORES: Final = 4
+"""How many workspace databases' parsed sessions are kept for the ``parse`` calls that follow."""
+
+
+# --- the adapter ---------------------------------------------------------------------------------
+
+
+class TraeAdapter:
+    """Reads the agent chat sessions of Trae, Trae CN and TRAE SOLO CN.
+
+    ``parse`` reads a workspace database's store once and keeps the parsed sessions of the last
+    few databases, keyed by the database files' size and modification time, so that parsing every
+    session of a store does not stream the store once per session.
+
+    .. versionadded:: 0.1
+    """
+
+    name = "trae"
+    display_name = "Trae"
+    parser_version = "1"
+    scan_reads_content: Final = (
+        "workspaceStorage/*/state.vscdb",
+        "workspaceStorage/*/workspace.json",
+    )
+    """``scan`` must read each workspace database: the sessions are inside one value of it."""
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[Path, tuple[tuple[object, ...], _Store]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def detect(self, host: Host) -> SourceInfo | None:
+        """Find the ``User`` directories that have at least one workspace database (stat only)."""
+        roots = tuple(
+            str(user) for user in existing_user_dirs(host, PRODUCTS) if _workspace_dbs(user)
+        )
+        if not roots:
+            return None
+        return SourceInfo(source=self.name, display_name=self.display_name, roots=roots)
+
+    def explain(self, host: Host) -> Iterator[str]:
+        """Where the adapter looks on ``host`` and what it found there, for ``chatparse doctor``."""
+        for product in PRODUCTS:
+            user = host.vscode_user_dir(product)
+            if not user.is_dir():
+                yield f"{product}: {user} missing"
+            else:
+                databases = _workspace_dbs(user)
+                yield f"{product}: {user} has {len(databases)} workspace database(s)"
+                for db in databases:
+                    yield from _explain_db(db)
+            encrypted = user.parent / ENCRYPTED_DB
+            if encrypted.is_file():
+                yield (
+                    f"{encrypted} exists but is not read: newer Trae builds keep their sessions "
+                    "there, encrypted; only what the workspace databases still hold can be read"
+                )
+
+    def scan(self, source: SourceInfo) -> Iterator[ConversationMeta]:
+        """List every session once: each workspace database is opened once and streamed.
+
+        A session stored in several workspace databases (or twice in one) is listed once: the copy
+        with the most messages wins, then the most recently updated, then the first found.
+        """
+        databases = [db for root in map(Path, source.roots) for db in _workspace_dbs(root)]
+        found = (session for db in databases for session in _scan_db(db))
+        yield from _choose(self.name, found)
+
+    def sniff(self, path: Path) -> float:
+        """How sure we are that ``path`` is a Trae workspace database: it holds Trae's store."""
+        if not path.is_file():
+            return 0.0
+        try:
+            with open_snapshot(path) as snapshot:
+                if TABLE not in snapshot.tables():
+                    return 0.0
+                if snapshot.get(TABLE, STORE_KEY) is not None:
+                    return 0.95
+                legacy = any(
+                    next(snapshot.iter_prefix(TABLE, prefix, columns=("key",)), None) is not None
+                    for prefix in LEGACY_PREFIXES
+                )
+        except SourceUnavailableError:
+            return 0.0
+        return 0.8 if legacy else 0.0
+
+    def scan_path(self, path: Path) -> Iterator[ConversationMeta]:
+        """The sessions of one workspace database, as ``scan`` lists them."""
+        yield from _choose(self.name, _scan_db(path, strict=True))
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        """Parse one session from the store named in its locator (read once per store state)."""
+        store = self._store(Path(meta.locator.get("db", meta.path)))
+        where = (meta.locator.get("key", STORE_KEY), _count(meta.locator.get("position"), -1))
+        session = store.sessions.get(where)
+        if session is None or session.session_id != meta.id:
+            # A meta from an older scan, or made by hand: the best copy of that id, if any.
+            copies_here = [s for s in store.sessions.values() if s.session_id == meta.id]
+            session = max(copies_here, key=_Session.size, default=None) or _Session.missing(meta.id)
+        warnings = [*session.ledger.warnings, *store.problems]
+        copies = _count(meta.locator.get("copies"), 1)
+        if copies > 1:
+            warnings.append(
+                f"this session is stored {copies} times (in several workspace databases, or "
+                "twice in one); the copy with the most messages is the one read"
+            )
+        return ParsedConversation(
+            source=self.name,
+            id=meta.id,
+            meta=meta,
+            parser_version=self.parser_version,
+            title=session.title,
+            project_path=meta.project_path,
+            created_at=session.created_at,
+            updated_at=session.updated_at,
+            messages=session.messages,
+            diagnostics=session.ledger.diagnostics(warnings),
+        )
+
+    def _store(self, db: Path) -> _Store:
+        """The parsed sessions of one workspace database, from the cache while it is unchanged."""
+        stamp = _stamp(db)
+        with self._lock:
+            cached = self._cache.get(db)
+            if cached is not None and cached[0] == stamp:
+                self._cache.move_to_end(db)
+                return cached[1]
+        store = _read_store(db)
+        with self._lock:
+            self._cache[db] = (stamp, store)
+            self._cache.move_to_end(db)
+            while len(self._cache) > _CACHED_STORES:
+                self._cache.popitem(last=False)
+        return store
+
+
+# --- finding the stores --------------------------------------------------------------------------
+
+
+def _workspace_dbs(user_dir: Path) -> list[Path]:
+    """Every ``workspaceStorage/<id>/state.vscdb`` under ``user_dir``, sorted by workspace id."""
+    return [
+        folder / WORKSPACE_DB
+        for folder in workspace_dirs(user_dir)
+        if (folder / WORKSPACE_DB).is_file()
+    ]
+
+
+def _stamp(db: Path) -> tuple[object, ...]:
+    """Size and modification time of a database and of the journal files beside it."""
+    stamps: list[object] = []
+    for suffix in ("", "-wal", "-journal"):
+        try:
+            info = Path(f"{db}{suffix}").stat()
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((info.st_size, info.st_mtime_ns))
+    if stamps[0] is None:
+        raise SourceUnavailableError(
+            str(db), "no such file", "Scan again: the workspace database was moved or deleted."
+        )
+    return tuple(stamps)
+
+
+@define
+class _Raw:
+    """One session object exactly as a store holds it, and where it was found."""
+
+    key: str
+    position: int
+    session_id: str
+    value: dict[str, Any]
+
+
+@define
+class _Notes:
+    """What went wrong reading one workspace database's stores, in words for people."""
+
+    problems: list[str] = field(factory=list)
+    """Damage that may hide sessions; repeated as a warning on every session of the database."""
+    remarks: list[str] = field(factory=list)
+    """Facts about the database that hide no session (only ``doctor`` shows them)."""
+    store_sessions: int = 0
+    """Sessions found under the main key, to tell whether the input history is one session's."""
+
+
+def _iter_sessions(snapshot: Snapshot, notes: _Notes) -> Iterator[_Raw]:
+    """Every session object of the main store, then of the older stores that hold messages."""
+    value = _value(snapshot, STORE_KEY)
+    if value is not _ABSENT:
+        for raw in _store_sessions(STORE_KEY, value, notes):
+            notes.store_sessions += 1
+            yield raw
+    for prefix in LEGACY_PREFIXES:
+        for legacy in snapshot.iter_prefix(TABLE, prefix):
+            key, text = str(legacy.values[0]), legacy.values[1]
+            value = text.encode() if isinstance(text, str) else text
+            sessions = [s for s in _store_sessions(key, value, notes) if _messages_of(s.value)]
+            if not sessions:
+                notes.remarks.append(f"key {key} holds no session with messages; not read")
+            yield from sessions
+
+
+def _store_sessions(key: str, value: object, notes: _Notes) -> Iterator[_Raw]:
+    """Stream the sessions out of one store value: ``{"list": [<session>...]}``."""
+    if value is None:  # SQL NULL: an emptied store, not damage
+        notes.remarks.append(f"key {key} is NULL; not read")
+        return
+    if not isinstance(value, bytes):
+        notes.problems.append(f"key {key} holds no JSON text ({_kind(value)}); not read")
+        return
+    skipped = 0
+    for item in bigjson.iter_items(value, "list.item"):
+        if isinstance(item, bigjson.Malformed):
+            notes.problems.append(
+                f"the value of key {key} is damaged at byte {item.offset} ({item.reason}); "
+                "sessions stored after that point cannot be read"
+            )
+            break
+        session = item.value
+        session_id = _session_id(session)
+        if session_id is None:
+            skipped += 1
+            continue
+        yield _Raw(key, int(item.key), session_id, session)
+    if skipped:
+        notes.remarks.append(f"key {key}: {skipped} list item(s) without a sessionId; not read")
+
+
+_ABSENT: Final = object()
+
+
+def _value(snapshot: Snapshot, key: str) -> object:
+    """The value of ``key`` as UTF-8 bytes to stream (other values as they are), or ``_ABSENT``.
+
+    The decoded text is dropped as soon as it is encoded, so that only one copy of a large value
+    is held while it is streamed.
+    TODO(#6): the sqlite decoder could hand over the raw bytes of a TEXT or BLOB value, which
+    would save decoding the value only to encode it again.
+    """
+    row = snapshot.get(TABLE, key)
+    if row is None:
+        return _ABSENT
+    (text,) = row.values
+    del row
+    return text.encode() if isinstance(text, str) else text
+
+
+def _session_id(session: object) -> str | None:
+    if not isinstance(session, dict):
+        return None
+    value = session.get("sessionId")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _input_history(snapshot: Snapshot, notes: _Notes) -> list[Any]:
+    """The entries of ``icube-ai-agent-storage-input-history`` (an array), or none."""
+    value = _value(snapshot, INPUT_HISTORY_KEY)
+    if value is _ABSENT:
+        return []
+    if not isinstance(value, bytes):
+        notes.remarks.append(f"key {INPUT_HISTORY_KEY} holds no JSON text; not read")
+        return []
+    entries: list[Any] = []
+    for item in bigjson.iter_items(value, "item"):
+        if isinstance(item, bigjson.Malformed):
+            notes.problems.append(
+                f"the value of key {INPUT_HISTORY_KEY} is damaged at byte {item.offset} "
+                f"({item.reason}); inputs stored after that point cannot be read"
+            )
+            break
+        entries.append(item.value)
+    return entries
+
+
+def _attributed_inputs(entries: list[Any], session_id: str, *, sole: bool) -> list[tuple[int, Any]]:
+    """The input-history entries that belong to one session.
+
+    An entry that names its session (``sessionId``) belongs to it. Entries that name none (the
+    usual case) are the workspace's, not a session's: they are given to a session only when it is
+    the only session of the workspace's store, where there is no doubt whose they are.
+    """
+    found: list[tuple[int, Any]] = []
+    for index, entry in enumerate(entries):
+        owner = _owner(entry)
+        if owner == session_id or (owner is None and sole):
+            found.append((index, entry))
+    return found
+
+
+def _owner(entry: object) -> str | None:
+    """The session an input-history entry names, if it names one."""
+    owner = entry.get("sessionId") if isinstance(entry, dict) else None
+    return owner if isinstance(owner, str) and owner else None
+
+
+def _explain_db(db: Path) -> Iterator[str]:
+    """What ``doctor`` should know about one workspace database: its damage and its leftovers."""
+    notes = _Notes()
+    try:
+        with open_snapshot(db) as snapshot:
+            count = sum(1 for _ in _iter_sessions(snapshot, notes))
+            _input_history(snapshot, notes)
+    except SourceUnavailableError as exc:
+        yield f"{db}: cannot be read ({exc.reason}), so its sessions are not listed"
+        return
+    if notes.problems or notes.remarks:
+        yield f"{db}: {count} session(s)"
+        yield from (f"  {line}" for line in (*notes.problems, *notes.remarks))
+
+
+# --- scan: what each session is, without parsing it ----------------------------------------------
+
+
+@define
+class _Found:
+    """One copy of a session as scan sees it."""
+
+    session_id: str
+    db: Path
+    key: str
+    position: int
+    message_count: int
+    fingerprint: str
+    title: str | None
+    created_at: datetime | None
+    updated_at: datetime | None
+    project_path: str | None
+
+    def beats(self, other: _Found) -> bool:
+        """Whether this copy wins over ``other``: more messages, then updated later."""
+        mine = (self.message_count, _epoch(self.updated_at))
+        theirs = (other.message_count, _epoch(other.updated_at))
+        return mine > theirs
+
+    def meta(self, source: str, copies: int) -> ConversationMeta:
+        try:
+            info = self.db.stat()
+        except OSError:
+            size, mtime = None, None
+        else:
+            size, mtime = info.st_size, datetime.fromtimestamp(info.st_mtime, UTC)
+        locator = {"db": str(self.db), "key": self.key, "position": str(self.position)}
+        if copies > 1:
+            locator["copies"] = str(copies)
+        return ConversationMeta(
+            source=source,
+            id=self.session_id,
+            path=str(self.db),
+            fingerprint=f"{self.fingerprint}:{copies}" if copies > 1 else self.fingerprint,
+            size=size,
+            mtime=mtime,
+            title=self.title,
+            project_path=self.project_path,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+            locator=locator,
+        )
+
+
+def _choose(source: str, found: Iterable[_Found]) -> Iterator[ConversationMeta]:
+    """One meta per session id: the winning copy, grouped by database, then by id.
+
+    Grouping by database means that parsing in this order reads each store once.
+    """
+    chosen: dict[str, _Found] = {}
+    copies: Counter[str] = Counter()
+    for candidate in found:
+        copies[candidate.session_id] += 1
+        known = chosen.get(candidate.session_id)
+        if known is None or candidate.beats(known):
+            chosen[candidate.session_id] = candidate
+    for winner in sorted(chosen.values(), key=lambda f: (str(f.db), f.session_id)):
+        yield winner.meta(source, copies[winner.session_id])
+
+
+def _scan_db(db: Path, *, strict: bool = False) -> Iterator[_Found]:
+    """The sessions of one workspace database; an unreadable one is passed over (see ``doctor``).
+
+    With ``strict``, an unreadable database raises instead: it was asked for by name.
+    """
+    notes = _Notes()
+    project = workspace_project_path(db.parent)
+    pending: list[tuple[_Raw, int, str]] = []
+    try:
+        with open_snapshot(db) as snapshot:
+            for raw in _iter_sessions(snapshot, notes):
+                messages = _messages_of(raw.value)
+                pending.append((raw, len(messages), _digest(_fingerprinted(raw.value), messages)))
+                raw.value = _summary(raw.value)  # the messages are no longer needed
+            inputs = _input_history(snapshot, notes) if any(n == 0 for _, n, _ in pending) else []
+    except SourceUnavailableError:
+        if strict:
+            raise
+        return
+    for raw, count, digest in pending:
+        fingerprint = f"{_ms_text(raw.value.get('updatedAt'))}:{count}:{digest}"
+        if count == 0 and inputs:
+            # What parse takes from the input history, and the count it warns about otherwise.
+            sole = notes.store_sessions == 1 and raw.key == STORE_KEY
+            used = _attributed_inputs(inputs, raw.session_id, sole=sole)
+            fingerprint += ":" + _digest(used, sum(1 for e in inputs if _owner(e) is None))
+        if notes.problems:  # damage is a warning on every session of the database
+            fingerprint += ":" + _digest(notes.problems)
+        yield _Found(
+            session_id=raw.session_id,
+            db=db,
+            key=raw.key,
+            position=raw.position,
+            message_count=count,
+            fingerprint=fingerprint,
+            title=_session_title(raw.value),
+            created_at=_ms(raw.value.get("createdAt")),
+            updated_at=_ms(raw.value.get("updatedAt")),
+            project_path=project,
+        )
+
+
+def _fingerprinted(session: dict[str, Any]) -> list[Any]:
+    """The parts of a session, besides its messages, that change what ``parse`` returns."""
+    return [session.get(key) for key in ("title", "name", "createdAt", "updatedAt", "hasMore")]
+
+
+def _summary(session: dict[str, Any]) -> dict[str, Any]:
+    return {key: session.get(key) for key in ("title", "name", "createdAt", "updatedAt")}
+
+
+def _digest(*parts: object) -> str:
+    """A short digest of decoded JSON values.
+
+    ``repr`` of values decoded from JSON (dicts in document order, lists, str, int, float, bool,
+    None) is deterministic, and much cheaper than writing the JSON text out again.
+    """
+    data = repr(parts).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+# --- parse: every session of one database --------------------------------------------------------
+
+
+@define
+class _Store:
+    """The parsed sessions of one workspace database, by (key, position in the list)."""
+
+    sessions: dict[tuple[str, int], _Session]
+    problems: list[str]
+
+
+def _read_store(db: Path) -> _Store:
+    notes = _Notes()
+    sessions: dict[tuple[str, int], _Session] = {}
+    with open_snapshot(db) as snapshot:
+        for raw in _iter_sessions(snapshot, notes):
+            sessions[raw.key, raw.position] = _Session.read(raw.session_id, raw.value)
+        empty = [s for s in sessions.items() if not s[1].entries and not s[1].unreadable]
+        inputs = _input_history(snapshot, notes) if empty else []
+    for (key, _position), session in empty:
+        sole = notes.store_sessions == 1 and key == STORE_KEY
+        session.fall_back(
+            _attributed_inputs(inputs, session.session_id, sole=sole),
+            unattributed=0 if sole else sum(1 for e in inputs if _owner(e) is None),
+        )
+    return _Store(sessions, notes.problems)
+
+
+@define
+class _Ledger:
+    """Where every record went: used, skipped (by reason), malformed or unknown."""
+
+    seen: int = 0
+    used: int = 0
+    malformed: int = 0
+    skipped: Counter[str] = field(factory=Counter)
+    unknown: list[UnknownRecord] = field(factory=list)
+    warnings: list[str] = field(factory=list)
+
+    def use(self) -> None:
+        self.seen += 1
+        self.used += 1
+
+    def skip(self, reason: str) -> None:
+        self.seen += 1
+        self.skipped[reason] += 1
+
+    def bad(self, where: str, why: str) -> None:
+        self.seen += 1
+        self.malformed += 1
+        self.warnings.append(f"{where}: {why}")
+
+    def keep(self, where: str, kind: str | None, raw: str) -> None:
+        self.seen += 1
+        self.unknown.append(UnknownRecord(where=where, type=kind, raw=raw))
+
+    def diagnostics(self, warnings: Iterable[str]) -> Diagnostics:
+        return Diagnostics(
+            records_seen=self.seen,
+            records_used=self.used,
+            malformed=self.malformed,
+            skipped=dict(sorted(self.skipped.items())),
+            unknown=self.unknown,
+            warnings=tuple(warnings),
+        )
+
+
+@define
+class _Draft:
+    """A message being built; timestamps are settled once the order is known."""
+
+    id: str
+    role: Role
+    text: str = ""
+    thinking: str | None = None
+    tool_calls: list[ToolCall] = field(factory=list)
+    images: list[ImageRef] = field(factory=list)
+    recorded: datetime | None = None
+    model: str | None = None
+    request_id: str | None = None
+    kind: MessageKind = "message"
+
+    def message(self, timestamp: datetime | None, *, synthesized: bool) -> Message:
+        return Message(
+            id=self.id,
+            role=self.role,
+            text=self.text,
+            thinking=self.thinking,
+            tool_calls=self.tool_calls,
+            images=self.images,
+            timestamp=timestamp,
+            timestamp_synthesized=synthesized,
+            model=self.model,
+            request_id=self.request_id,
+            kind=self.kind,
+        )
+
+
+@define
+class _Session:
+    """One session turned into messages."""
+
+    session_id: str
+    ledger: _Ledger
+    title: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    messages: tuple[Message, ...] = ()
+    entries: int = 0
+    """How many entries ``messages`` had (even if nothing usable came of them)."""
+    unreadable: bool = False
+    """Whether ``messages`` was there but not an array: damage, not a session stored empty."""
+    _drafts: list[_Draft] = field(factory=list)
+    _ids: set[str] = field(factory=set)
+
+    @classmethod
+    def missing(cls, session_id: str) -> _Session:
+        """A session that scan listed but that is no longer where it was."""
+        session = cls(session_id, _Ledger())
+        session.ledger.warnings.append(
+            "the session is no longer in the workspace database where scan found it; scan again"
+        )
+        return session
+
+    @classmethod
+    def read(cls, session_id: str, value: dict[str, Any]) -> _Session:
+        session = cls(session_id, _Ledger())
+        session.created_at = _ms(value.get("createdAt"))
+        session.updated_at = _ms(value.get("updatedAt"))
+        entries = _messages_of(value)
+        session.entries = len(entries)
+        for position, entry in _in_turn_order(entries):
+            session.entry(position, entry)
+        session.settle()
+        session.title = _session_title(value) or _first_line(session.first_prompt())
+        if value.get("hasMore") is True:
+            token = value.get("nextPageToken")
+            page = f" (next page token {token!r})" if isinstance(token, (str, int)) else ""
+            session.ledger.warnings.append(
+                f"Trae keeps only part of this session locally: hasMore is true{page}, so turns "
+                "that were not cached on this machine are missing"
+            )
+        raw = value.get("messages")
+        if not entries and not _stored_empty(raw):
+            session.unreadable = True
+            what = "a string that holds no JSON array" if isinstance(raw, str) else _kind(raw)
+            session.ledger.warnings.append(f"messages is {what}; nothing could be read from it")
+        return session
+
+    def size(self) -> int:
+        """How many messages the stored copy had, to pick the same copy scan picks."""
+        return self.entries
+
+    def _unique(self, wanted: str) -> str:
+        ident, n = wanted, 1
+        while ident in self._ids:
+            n += 1
+            ident = f"{wanted}#{n}"
+        self._ids.add(ident)
+        return ident
+
+    def entry(self, position: int, entry: object) -> None:
+        """One entry of ``messages``: a user prompt, an answer, or a system line."""
+        where = f"messages[{position}]"
+        if not isinstance(entry, dict):
+            self.ledger.bad(where, f"{_kind(entry)} instead of a message object")
+            return
+        role = entry.get("role")
+        if role == "user":
+            draft = self._user(position, entry)
+        elif role == "assistant":
+            draft = self._assistant(position, entry)
+        elif role == "system":
+            draft = self._plain(position, entry, "system")
+            draft.kind = "notice"
+        else:
+            self.ledger.keep(
+                where, role if isinstance(role, str) else None, jsonvalue.encode(entry)
+            )
+            return
+        notice = _status_notice(entry) if role == "assistant" else None
+        if not (draft.text or draft.thinking or draft.tool_calls or draft.images or notice):
+            self.ledger.skip(f"empty_{role}")
+            return
+        self.ledger.use()
+        shown = bool(draft.text or draft.thinking or draft.tool_calls or draft.images)
+        if shown:
+            draft.id = self._unique(draft.id)
+            self._drafts.append(draft)
+        if notice is not None:
+            self._drafts.append(
+                _Draft(
+                    id=self._unique(f"{draft.id}/status"),
+                    role="system",
+                    text=notice,
+                    # Without an answer to follow, the notice stands at the answer's time.
+                    recorded=None if shown else draft.recorded,
+                    request_id=draft.request_id,
+                    kind="notice",
+                )
+            )
+
+    def _plain(self, position: int, entry: dict[str, Any], role: Role) -> _Draft:
+        draft = _Draft(id=_message_id(entry, role, position), role=role)
+        draft.request_id = _text(entry.get("turnId"))
+        draft.recorded = _ms(entry.get("timestamp"))
+        content = entry.get("content")
+        draft.text, draft.images = _clean(content if isinstance(content, str) else "")
+        return draft
+
+    def _user(self, position: int, entry: dict[str, Any]) -> _Draft:
+        """The prompt: ``parsedQuery`` (without file references) when present, else ``content``."""
+        draft = self._plain(position, entry, "user")
+        query = _query_text(entry.get("parsedQuery"))
+        if query is not None and query.strip():
+            # An image pasted into the prompt is in both texts: counted once.
+            draft.text, images = _clean(query)
+            draft.images = images or draft.images
+        draft.images = [*draft.images, *_media(entry.get("multiMedia"))]
+        return draft
+
+    def _assistant(self, position: int, entry: dict[str, Any]) -> _Draft:
+        """The answer, its reasoning, its plan steps as tool calls, and the model."""
+        where = f"messages[{position}]"
+        draft = self._plain(position, entry, "assistant")
+        task = _json_object(entry.get("agentTaskContent"))
+        if isinstance(task, _NotJSON):
+            proposal = _lenient_string(task.text, "proposal")
+            recovered = "its proposal was recovered from the text" if proposal else "it was ignored"
+            self.ledger.warnings.append(f"{where}: agentTaskContent is not valid JSON; {recovered}")
+            task = {"proposal": proposal} if proposal else None
+        if isinstance(_json_object(entry.get("meta")), _NotJSON):
+            self.ledger.warnings.append(f"{where}: meta is not valid JSON; it was ignored")
+        guideline = _json_object(task.get("guideline")) if task else None
+        guideline = guideline if isinstance(guideline, dict) else None
+        steps = _json_array(guideline.get("planItems")) if guideline else []
+        thinking = [_text(task.get("proposalReasoningContent")) if task else None]
+        finish_thought: str | None = None
+        for step in steps:
+            if not isinstance(step, dict):
+                continue
+            thinking.append(_text(step.get("reasoningContent")))
+            tool = _text(step.get("toolName"))
+            if tool == FINISH_TOOL:
+                finish_thought = finish_thought or _nonblank(step.get("thought"))
+                continue
+            thinking.append(_text(step.get("thought")))
+            if tool:
+                draft.tool_calls.append(_tool_call(tool, step))
+        if not draft.text.strip():
+            answer = (
+                (_nonblank(task.get("proposal")) if task else None)
+                or finish_thought
+                or (_nonblank(guideline.get("thought")) if guideline else None)
+                or ""
+            )
+            draft.text, draft.images = _clean(answer)
+        parts = [part.strip() for part in thinking if part and part.strip()]
+        draft.thinking = "\n\n".join(parts) or None
+        draft.model = _model(entry.get("modelInfo"))
+        return draft
+
+    def settle(self) -> None:
+        """Give each message its time: the recorded one where it fits the order, else derived.
+
+        The order is the turn order. A recorded time is kept when it is later than every time
+        before it (and not before the session's ``createdAt``); otherwise the message gets the
+        time before it plus one millisecond, marked as synthesized. Before the first known time
+        there is nothing to derive from, so such messages have none.
+        """
+        last: datetime | None = None
+        floor = self.created_at
+        messages: list[Message] = []
+        for draft in self._drafts:
+            stamp = draft.recorded
+            fits = stamp is not None and (
+                (last is None and (floor is None or stamp >= floor))
+                or (last is not None and stamp > last)
+            )
+            if fits:
+                last = stamp
+                messages.append(draft.message(stamp, synthesized=False))
+                continue
+            base = last if last is not None else floor
+            if base is None:
+                messages.append(draft.message(None, synthesized=False))
+                continue
+            last = base + _ONE_MS if last is not None else base
+            messages.append(draft.message(last, synthesized=True))
+        self.messages = tuple(messages)
+        if self.created_at is None:
+            self.created_at = next(
+                (m.timestamp for m in messages if not m.timestamp_synthesized and m.timestamp), None
+            )
+        if self.updated_at is None:
+            real = [m.timestamp for m in messages if m.timestamp and not m.timestamp_synthesized]
+            self.updated_at = max(real, default=None)
+
+    def first_prompt(self) -> str | None:
+        return next((m.text for m in self.messages if m.role == "user" and m.text.strip()), None)
+
+    def fall_back(self, inputs: list[tuple[int, Any]], *, unattributed: int) -> None:
+        """A session stored without messages: its prompts from the input history, if known."""
+        self.ledger.warnings.append(
+            "the session's messages are not stored in the workspace database (newer Trae "
+            "builds keep them in the encrypted ModularData/ai-agent/database.db)"
+        )
+        for index, entry in inputs:
+            where = f"{INPUT_HISTORY_KEY}[{index}]"
+            if not isinstance(entry, dict):
+                self.ledger.bad(where, f"{_kind(entry)} instead of an input object")
+                continue
+            text = entry.get("inputText")
+            if not isinstance(text, str):
+                self.ledger.keep(where, None, jsonvalue.encode(entry))
+                continue
+            cleaned, images = _clean(text)
+            images = [*images, *_media(entry.get("multiMedia"))]
+            if not cleaned and not images:
+                self.ledger.skip("empty_input")
+                continue
+            self.ledger.use()
+            draft = _Draft(id=self._unique(f"input-{index}"), role="user", text=cleaned)
+            draft.images = images
+            draft.recorded = _ms(entry.get("timestamp"))
+            self._drafts.append(draft)
+        if self._drafts:
+            self.ledger.warnings.append(
+                f"{len(self._drafts)} prompt(s) were taken from {INPUT_HISTORY_KEY}; the answers "
+                "are not recoverable from this database"
+            )
+        elif unattributed:
+            self.ledger.warnings.append(
+                f"{INPUT_HISTORY_KEY} holds {unattributed} prompt(s) that name no session; as "
+                "the workspace has several sessions, they are not given to any of them"
+            )
+        self.settle()
+        if self.title is None:
+            self.title = _first_line(self.first_prompt())
+
+
+def _messages_of(session: dict[str, Any]) -> list[Any]:
+    return _json_array(session.get("messages"))
+
+
+def _stored_empty(messages: object) -> bool:
+    """Whether ``messages`` says "no messages": missing, null, ``[]``, or an empty string."""
+    if isinstance(messages, str):
+        return not messages.strip() or _json_value(messages) == []
+    return messages is None or messages == []
+
+
+def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
+    """The entries with their positions, stably sorted by turn, the user's prompt first in a turn.
+
+    A turn is ``turnIndex``; an entry without one takes the ``turnIndex`` of an entry with the
+    same ``turnId``, else stays right after the entry before it.
+    """
+    turns: dict[str, int] = {}
+    for entry in entries:
+        if isinstance(entry, dict):
+            index, turn_id = _int(entry.get("turnIndex")), _text(entry.get("turnId"))
+            if index is not None and turn_id:
+                turns.setdefault(turn_id, index)
+    keyed: list[tuple[int, int, int, Any]] = []
+    previous = (-1, 1)
+    for position, entry in enumerate(entries):
+        turn, rank = previous  # no turn of its own: right after the entry before it
+        if isinstance(entry, dict):
+            index = _int(entry.get("turnIndex"))
+            turn_id = _text(entry.get("turnId"))
+            if index is None and turn_id:
+                index = turns.get(turn_id)
+            if index is not None:
+                turn, rank = index, 0 if entry.get("role") == "user" else 1
+        previous = (turn, rank)
+        keyed.append((turn, rank, position, entry))
+    keyed.sort(key=lambda item: (item[0], item[1], item[2]))
+    return [(position, entry) for _, _, position, entry in keyed]
+
+
+def _message_id(entry: dict[str, Any], role: Role, position: int) -> str:
+    """A message's own id, else one made from its turn; never the same for prompt and answer.
+
+    A user message carries the ``agentMessageId`` of the answer it got, so only its own
+    ``userMessageId`` names it.
+    """
+    own = _text(entry.get("userMessageId" if role == "user" else "agentMessageId"))
+    if own and role != "system":
+        return own
+    turn_id = _text(entry.get("turnId"))
+    if turn_id:
+        return f"{turn_id}:{role}"
+    index = _int(entry.get("turnIndex"))
+    if index is not None:
+        return f"turn-{index}:{role}"
+    return f"message-{position}"
+
+
+def _tool_call(name: str, step: dict[str, Any]) -> ToolCall:
+    """A plan step that ran a tool; its arguments and result when the step records them."""
+    arguments = next((step[k] for k in _STEP_INPUT_KEYS if step.get(k) is not None), None)
+    if isinstance(arguments, str):
+        decoded = _json_value(arguments)
+        arguments = arguments if isinstance(decoded, _NotJSON) else decoded
+    output = next((step[k] for k in _STEP_OUTPUT_KEYS if isinstance(step.get(k), str)), None)
+    call_id = next((step[k] for k in _STEP_ID_KEYS if _text(step.get(k))), None)
+    return ToolCall(id=call_id, name=name, input=arguments, output=output)
+
+
+def _status_notice(entry: dict[str, Any]) -> str | None:
+    """A notice for an answer that failed or was cancelled, with the error when recorded."""
+    status = _text(entry.get("status"))
+    if status is None or status.lower() in _DONE:
+        return None
+    error = next((e for k in _ERROR_KEYS if (e := _nonblank(entry.get(k)))), None)
+    detail = f": {error}" if error else ""
+    if status.lower() in _FAILED:
+        return f"Response failed{detail}"
+    if status.lower() in _CANCELLED:
+        return f"Response cancelled{detail}"
+    return f"Response status {status!r}{detail}"
+
+
+def _model(info: object) -> str | None:
+    info = _json_object(info)
+    if not isinstance(info, dict):
+        return None
+    return next((m for k in _MODEL_KEYS if (m := _nonblank(info.get(k)))), None)
+
+
+def _query_text(query: object) -> str | None:
+    """``parsedQuery`` as text: a string, or the text pieces of an array of pieces."""
+    if isinstance(query, str):
+        return query
+    if isinstance(query, list):
+        pieces = [
+            p if isinstance(p, str) else p.get("text") if isinstance(p, dict) else None
+            for p in query
+        ]
+        if pieces and all(isinstance(p, str) for p in pieces):
+            return "".join(p for p in pieces if isinstance(p, str))
+    return None
+
+
+def _media(value: object) -> list[ImageRef]:
+    """One image per entry of a ``multiMedia`` array (or array in a JSON string; ``""`` is none)."""
+    images = []
+    for item in _json_array(value):
+        media_type = None
+        if isinstance(item, dict):
+            declared = next(
+                (t for k in ("mimeType", "mediaType", "type") if (t := _text(item.get(k)))), None
+            )
+            media_type = declared if declared and declared.startswith("image/") else None
+        images.append(ImageRef(media_type=media_type))
+    return images
+
+
+def _session_title(session: dict[str, Any]) -> str | None:
+    return _nonblank(session.get("title")) or _nonblank(session.get("name"))
+
+
+def _first_line(text: str | None) -> str | None:
+    if not text:
+        return None
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return line[:_TITLE_LENGTH] or None
+
+
+def _clean(text: str) -> tuple[str, list[ImageRef]]:
+    """``text`` trimmed, with inline base64 images taken out (measured, not kept)."""
+    cleaned, payloads = strip_data_uri_images(text)
+    images = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
+    return cleaned.strip(), images
+
+
+# --- JSON held in strings ------------------------------------------------------------------------
+
+
+@define
+class _NotJSON:
+    """A string that should have held JSON and does not."""
+
+    text: str
+
+
+def _json_value(text: str) -> Any:
+    """Decode one JSON value held in a string; :class:`_NotJSON` when it is not JSON."""
+    decoded = jsonvalue.decode(text)
+    return _NotJSON(text) if isinstance(decoded, jsonvalue.Invalid) else decoded
+
+
+def _json_object(value: object) -> dict[str, Any] | _NotJSON | None:
+    """An object, or an object written as a JSON string (as some Trae builds store them)."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.strip():
+        decoded = _json_value(value)
+        if isinstance(decoded, dict):
+            return decoded
+        return decoded if isinstance(decoded, _NotJSON) else _NotJSON(value)
+    return None
+
+
+def _json_array(value: object) -> list[Any]:
+    """An array, or an array written as a JSON string; empty for anything else."""
+    if isinstance(value, str) and value.strip().startswith("["):
+        value = _json_value(value)
+    return value if isinstance(value, list) else []
+
+
+_LENIENT: Final = re.compile(r'"(?P<key>[A-Za-z_]+)"\s*:\s*"(?P<body>(?:[^"\\]|\\.)*)(?P<end>"?)')
+
+
+def _lenient_string(text: str, key: str) -> str | None:
+    """The string value of ``key`` in text that is JSON-like but not valid (such as cut short)."""
+    for match in _LENIENT.finditer(text):
+        if match["key"] != key:
+            continue
+        body = re.sub(r"\\u[0-9a-fA-F]{0,3}\Z", "", match["body"])  # an escape cut short
+        decoded = _json_value(f'"{body}"')
+        value = decoded if isinstance(decoded, str) else body
+        return value.strip() or None
+    return None
+
+
+# --- small readers -------------------------------------------------------------------------------
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _nonblank(value: object) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _count(text: str | None, default: int) -> int:
+    """A number written in a locator, or ``default`` when there is none (or it is not one)."""
+    return int(text) if text is not None and text.isdigit() else default
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    return names.get(type(value), "a number" if isinstance(value, (int, float)) else "a value")
+
+
+def _ms(value: object) -> datetime | None:
+    """Epoch milliseconds (a number, or digits in a string) as an aware UTC datetime."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(value / 1000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _ms_text(value: object) -> str:
+    stamp = _ms(value)
+    return str(int(stamp.timestamp() * 1000)) if stamp is not None else "-"
+
+
+def _epoch(value: datetime | None) -> float:
+    return value.timestamp() if value is not None else float("-inf")

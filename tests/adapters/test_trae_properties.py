@@ -1,0 +1,155 @@
+"""Property tests of the Trae adapter: any session shape parses, and the invariants hold."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import tempfile
+from contextlib import closing
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chatparse.adapters import trae
+from chatparse.adapters.trae import TraeAdapter
+from chatparse.host import Host
+from chatparse.model import ConversationMeta, ParsedConversation
+from chatparse.testing import check_conversation
+
+T0 = 1767348000000
+
+text = st.text(st.characters(codec="utf-8"), max_size=12)
+json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | text
+json_values = st.recursive(
+    json_scalars | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+    max_leaves=8,
+)
+# A few ids and turns, drawn from small pools so that collisions happen often.
+ids = st.none() | st.sampled_from(["a", "b", "t1", "t1:user"])
+turns = st.none() | st.integers(-1, 3) | st.sampled_from(["2", 1.0, True])
+stamps = st.none() | st.integers(T0 - 5_000, T0 + 5_000) | st.sampled_from([-1, 0, "x", 2**62])
+statuses = st.none() | st.sampled_from(["completed", "failed", "cancelled", "running", ""])
+steps = st.lists(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "toolName": st.none() | st.sampled_from(["finish", "view_files", ""]),
+            "thought": st.none() | text,
+            "reasoningContent": st.none() | text,
+            "params": json_values,
+            "toolCallId": ids,
+        },
+    )
+    | json_scalars,
+    max_size=3,
+)
+tasks = st.fixed_dictionaries(
+    {},
+    optional={
+        "proposal": st.none() | text,
+        "proposalReasoningContent": st.none() | text,
+        "guideline": st.fixed_dictionaries(
+            {}, optional={"thought": st.none() | text, "planItems": steps}
+        )
+        | json_scalars,
+    },
+)
+task_fields = tasks | tasks.map(json.dumps) | text | json_scalars
+messages = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["user", "assistant", "system", "tool", None, 3]),
+        "content": st.none() | text | json_scalars,
+        "parsedQuery": st.none() | text | st.lists(text | json_scalars, max_size=2),
+        "turnIndex": turns,
+        "turnId": ids,
+        "userMessageId": ids,
+        "agentMessageId": ids,
+        "timestamp": stamps,
+        "status": statuses,
+        "errorMessage": st.none() | text,
+        "modelInfo": st.none() | json_values | st.just('{"display_model_name": "m"}'),
+        "agentTaskContent": task_fields,
+        "meta": json_values | text,
+        "multiMedia": st.none() | st.just("") | st.lists(json_values, max_size=2),
+    },
+)
+sessions = st.fixed_dictionaries(
+    {"messages": st.lists(messages | json_scalars, max_size=6)},
+    optional={
+        "title": st.none() | text,
+        "name": st.none() | text,
+        "createdAt": stamps,
+        "updatedAt": stamps,
+        "hasMore": st.booleans(),
+        "nextPageToken": json_scalars,
+    },
+)
+
+
+def conversation_of(value: dict[str, Any]) -> ParsedConversation:
+    """What ``parse`` would return for a session read from a store, without the store."""
+    session = trae._Session.read("s", value)
+    if not session.entries and not session.unreadable:
+        session.fall_back([], unattributed=0)
+    meta = ConversationMeta(source="trae", id="s", path="db", fingerprint="f")
+    return ParsedConversation(
+        source="trae",
+        id="s",
+        meta=meta,
+        parser_version="1",
+        title=session.title,
+        created_at=session.created_at,
+        updated_at=session.updated_at,
+        messages=session.messages,
+        diagnostics=session.ledger.diagnostics(session.ledger.warnings),
+    )
+
+
+@given(sessions)
+@settings(max_examples=300, deadline=None)
+def test_any_session_parses_with_the_invariants_kept(value: dict[str, Any]) -> None:
+    """Whatever a session holds, parsing it keeps every conformance invariant."""
+    conversation = conversation_of(value)
+    assert check_conversation(conversation) == []
+    assert conversation.diagnostics.balanced
+    assert conversation.diagnostics.records_seen == len(value["messages"])
+
+
+@given(sessions)
+@settings(max_examples=300, deadline=None)
+def test_times_only_go_forward(value: dict[str, Any]) -> None:
+    """Message times, where there are any, strictly increase in conversation order."""
+    stamps = [m.timestamp for m in conversation_of(value).messages if m.timestamp is not None]
+    assert all(earlier < later for earlier, later in pairwise(stamps))
+
+
+@given(st.lists(sessions, min_size=1, max_size=3), st.sampled_from(["TEXT", "BLOB"]))
+@settings(max_examples=25, deadline=None)
+def test_sessions_read_through_a_database_match_the_direct_reading(
+    values: list[dict[str, Any]], column: str
+) -> None:
+    """Streaming a store out of a database gives what reading the session directly gives."""
+    for number, value in enumerate(values):
+        value["sessionId"] = f"s{number}"
+    document = json.dumps({"currentSessionId": "s0", "list": values})
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        db = home / ".config/Trae/User/workspaceStorage/w/state.vscdb"
+        db.parent.mkdir(parents=True)
+        with closing(sqlite3.connect(db)) as connection, connection:
+            connection.execute("CREATE TABLE ItemTable (key TEXT UNIQUE, value BLOB)")
+            stored = document.encode() if column == "BLOB" else document
+            connection.execute("INSERT INTO ItemTable VALUES (?, ?)", (trae.STORE_KEY, stored))
+        adapter = TraeAdapter()
+        source = adapter.detect(Host(home=home, env={}, platform="linux"))
+        assert source is not None
+        parsed = {meta.id: adapter.parse(meta) for meta in adapter.scan(source)}
+    assert sorted(parsed) == [f"s{n}" for n in range(len(values))]
+    for number, value in enumerate(values):
+        direct = trae._Session.read(f"s{number}", value)
+        assert parsed[f"s{number}"].messages == direct.messages
