@@ -98,7 +98,7 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """Type-check the package, the tests and this file with mypy --strict."""
     session.install(
-        "-e", ".", f"./{PLUGIN_PKG}", "mypy==2.4.1", "nox", "types-jsonschema", *TEST_DEPS
+        "-e", ".[fast]", f"./{PLUGIN_PKG}", "mypy==2.4.1", "nox", "types-jsonschema", *TEST_DEPS
     )
     session.run("mypy")
 
