@@ -51,6 +51,7 @@ tool_calls = st.builds(
     input=json_values,
     output=maybe_text,
     is_error=st.none() | st.booleans(),
+    result=json_values,
 )
 messages = st.builds(
     model.Message,

@@ -237,7 +237,11 @@ class ToolCall:
     Kept as the source wrote it, not frozen: treat it as read-only.
     """
     output: str | None = None
+    """The result as text, paired from the record that answered the call."""
     is_error: bool | None = None
+    result: Any = None
+    """The result's structured form, when the source recorded one besides the text (a JSON
+    value, such as Claude Code's ``toolUseResult``); kept as written so nothing is lost."""
 
 
 @frozen(kw_only=True)

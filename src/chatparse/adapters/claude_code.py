@@ -443,6 +443,7 @@ class _Call:
     input: Any
     output: str | None = None
     is_error: bool | None = None
+    result: Any = None
     answered: bool = False
 
 
@@ -661,7 +662,7 @@ class _Transcript:
         """A prompt, injected harness text, a command, or the results of tool calls."""
         content = record["message"].get("content")
         blocks: list[Any] = [content] if isinstance(content, str) else list(content or [])
-        texts, images, orphans = self.user_blocks(blocks)
+        texts, images, orphans = self.user_blocks(blocks, record.get("toolUseResult"))
         self.note_agent_spawn(record, blocks)
         kind, text = _read_user_text("\n\n".join(texts), record)
         text, inline_images = _strip_images(text)
@@ -682,8 +683,15 @@ class _Transcript:
             draft.texts.append(text)
             draft.images += images
 
-    def user_blocks(self, blocks: list[Any]) -> tuple[list[str], list[ImageRef], list[str]]:
-        """Sort a user line's blocks: its texts, its images, and results that found no call."""
+    def user_blocks(
+        self, blocks: list[Any], structured: object = None
+    ) -> tuple[list[str], list[ImageRef], list[str]]:
+        """Sort a user line's blocks: its texts, its images, and results that found no call.
+
+        ``structured`` is the line's ``toolUseResult``: the structured form of its one result.
+        A line answers one call; should it ever hold several results, the structured form is
+        given to the first, the only reading that loses nothing.
+        """
         texts: list[str] = []
         images: list[ImageRef] = []
         orphans: list[str] = []
@@ -696,14 +704,15 @@ class _Transcript:
             elif kind == "image":
                 images.append(_image(block))
             elif kind == "tool_result":
-                orphan = self.tool_result(block)
+                orphan = self.tool_result(block, structured)
+                structured = None
                 if orphan is not None:
                     orphans.append(orphan)
             else:
                 self.odd_blocks[str(kind or type(block).__name__)] += 1
         return texts, images, orphans
 
-    def tool_result(self, block: Mapping[str, Any]) -> str | None:
+    def tool_result(self, block: Mapping[str, Any], structured: object = None) -> str | None:
         """Pair a result with its call; return its text when there is no call to pair it with."""
         call_id = _string(block.get("tool_use_id"))
         output, images = _result_text(block.get("content"))
@@ -713,6 +722,7 @@ class _Transcript:
             return output
         if not call.answered:  # a second result for one call is a replay: the first stays
             call.output, call.is_error, call.answered = output, is_error, True
+            call.result = structured
             self.call_owner[call_id].images += images
         return None
 
@@ -1003,7 +1013,14 @@ def _freeze(draft: _Draft, parent: str | None) -> Message:
         text="\n\n".join(texts),
         thinking=thinking,
         tool_calls=[
-            ToolCall(id=c.id, name=c.name, input=c.input, output=c.output, is_error=c.is_error)
+            ToolCall(
+                id=c.id,
+                name=c.name,
+                input=c.input,
+                output=c.output,
+                is_error=c.is_error,
+                result=c.result,
+            )
             for c in draft.calls
         ],
         images=draft.images,
