@@ -54,6 +54,7 @@ from typing import Any, Final
 
 from attrs import define, field
 
+from chatparse.adapters._fields import as_count, as_datetime
 from chatparse.decoders.bigjson import Item, iter_kvitems
 from chatparse.decoders.jsonl import Line, Malformed, iter_lines, read_spans
 from chatparse.decoders.text import (
@@ -647,7 +648,7 @@ class _Transcript:
             role=role,
             kind=kind,
             raw_parent=_string(record.get("parentUuid")),
-            timestamp=_timestamp(record.get("timestamp")),
+            timestamp=as_datetime(record.get("timestamp")),
             is_sidechain=self.agent or record.get("isSidechain") is True,
         )
         self.drafts.append(draft)
@@ -1170,11 +1171,11 @@ def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> U
     """Token counts of one response; ``thinking_tokens`` is a part of ``output_tokens``."""
     details = raw.get("output_tokens_details")
     counts = (
-        _count(raw.get("input_tokens")),
-        _count(raw.get("output_tokens")),
-        _count(raw.get("cache_read_input_tokens")),
-        _count(raw.get("cache_creation_input_tokens")),
-        _count(details.get("thinking_tokens")) if isinstance(details, dict) else None,
+        as_count(raw.get("input_tokens")),
+        as_count(raw.get("output_tokens")),
+        as_count(raw.get("cache_read_input_tokens")),
+        as_count(raw.get("cache_creation_input_tokens")),
+        as_count(details.get("thinking_tokens")) if isinstance(details, dict) else None,
     )
     if counts == (None, None, None, None, None):
         return None
@@ -1189,26 +1190,12 @@ def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> U
     )
 
 
-def _count(value: Any) -> int | None:
-    return value if type(value) is int and value >= 0 else None
-
-
 def _string(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
 def _typed(kind: str, subtype: Any) -> str:
     return f"{kind}/{subtype}" if isinstance(subtype, str) and subtype else kind
-
-
-def _timestamp(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo is not None else None
 
 
 def _prompt_title(messages: Iterable[Message]) -> str | None:

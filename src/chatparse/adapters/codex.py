@@ -38,14 +38,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final, TypeAlias, cast
+from typing import Any, Final, TypeAlias
 
 from attrs import Factory, define, frozen
 
+from chatparse.adapters._fields import as_count, as_datetime, as_text, dig
 from chatparse.decoders import bigjson, jsonl
 from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.text import strip_data_uri_images
@@ -346,8 +347,8 @@ def _read_header(path: Path) -> _Header:
     else:
         return _Header()
     return _Header(
-        id=_text(meta.get("id")),
-        cwd=_text(meta.get("cwd")),
+        id=as_text(meta.get("id")),
+        cwd=as_text(meta.get("cwd")),
         created_at=created,
         locator=thread_origin(meta),
     )
@@ -381,7 +382,7 @@ def _parent_of(meta: Mapping[str, Any]) -> str | None:
     for key in ("forked_from_id", "parent_thread_id"):
         if isinstance(meta.get(key), str):
             return str(meta[key])
-    spawn = _path(meta, "source", "subagent", "thread_spawn")
+    spawn = dig(meta, "source", "subagent", "thread_spawn")
     if isinstance(spawn, dict) and isinstance(spawn.get("parent_thread_id"), str):
         return str(spawn["parent_thread_id"])
     return None
@@ -409,9 +410,7 @@ def _read_lines(path: Path, thread: _Thread) -> None:
 
 def _read_document(path: Path, thread: _Thread) -> None:
     """Feed a TypeScript CLI ``.json`` rollout to ``thread``: the session, then each item."""
-    fields = cast(
-        "Generator[bigjson.Item | bigjson.Malformed]", bigjson.iter_kvitems(path, "session")
-    )
+    fields = bigjson.iter_kvitems(path, "session")
     with closing(fields):
         session: dict[str, Any] = {}
         for field in fields:
@@ -434,36 +433,14 @@ def _read_document(path: Path, thread: _Thread) -> None:
 # --- small readers of JSON values ----------------------------------------------------------------
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _path(value: object, *keys: str) -> object:
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
-
-
 def _timestamp(value: object) -> datetime | None:
     """An RFC 3339 string or Unix seconds as an aware UTC datetime; ``None`` for anything else."""
-    if isinstance(value, str):
-        try:
-            parsed = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-        return parsed.astimezone(UTC) if parsed.tzinfo is not None else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
             return datetime.fromtimestamp(value, UTC)
         except (OverflowError, OSError, ValueError):
             return None
-    return None
-
-
-def _count(value: object) -> int | None:
-    return value if type(value) is int and value >= 0 else None
+    return as_datetime(value)
 
 
 def _content_texts(content: object) -> list[str]:
@@ -544,7 +521,7 @@ def tool_output(output: object) -> tuple[str | None, bool | None]:
     if stripped.startswith("{") and '"metadata"' in stripped:
         result = jsonvalue.decode(stripped)
         if isinstance(result, dict) and isinstance(result.get("output"), str):
-            exit_code = _path(result, "metadata", "exit_code")
+            exit_code = dig(result, "metadata", "exit_code")
             failed = None if not isinstance(exit_code, int) else exit_code != 0
             return _visible(result["output"]), failed
     return _visible(output), None
@@ -563,12 +540,12 @@ def _counts(usage: object) -> _Counts | None:
         return None
     get = usage.get
     counts = (
-        _count(get("input_tokens")),
-        _count(get("cached_input_tokens")),
-        _count(get("output_tokens")),
-        _count(get("reasoning_output_tokens")),
-        _count(get("cache_write_input_tokens")),
-        _count(get("total_tokens")),
+        as_count(get("input_tokens")),
+        as_count(get("cached_input_tokens")),
+        as_count(get("output_tokens")),
+        as_count(get("reasoning_output_tokens")),
+        as_count(get("cache_write_input_tokens")),
+        as_count(get("total_tokens")),
     )
     return None if counts == _NO_COUNTS else counts
 
@@ -594,10 +571,10 @@ class _TokenLedger:
         info = payload.get("info", payload)
         if info is None:
             return None, "event_msg/token_count: rate limits only"
-        total = _counts(_path(info, "total_token_usage"))
+        total = _counts(dig(info, "total_token_usage"))
         if total is not None:
             return self._growth(total)
-        last = _counts(_path(info, "last_token_usage")) or _counts(payload)
+        last = _counts(dig(info, "last_token_usage")) or _counts(payload)
         if last is not None:
             previous, self.last = self.last, last
             if last == previous:
@@ -851,8 +828,8 @@ class _Thread:
 
     def turn_context(self, context: dict[str, Any], _ident: str) -> _Outcome:
         """Settings of the turn: the model answering from here on, and the working folder."""
-        self.model = _text(context.get("model")) or self.model
-        self.cwd = self.cwd or _text(context.get("cwd"))
+        self.model = as_text(context.get("model")) or self.model
+        self.cwd = self.cwd or as_text(context.get("cwd"))
         return None
 
     # -- session_meta: who this thread is --
@@ -870,10 +847,10 @@ class _Thread:
                 self.replay.owner = meta["id"]
             return "session_meta: not this thread's (replayed parent or later thread)"
         self.meta_seen = True
-        self.id = _text(meta.get("id"))
-        self.cwd = _text(meta.get("cwd")) or self.cwd
-        self.branch = _text(_path(meta, "git", "branch"))
-        self.version = _text(meta.get("cli_version"))
+        self.id = as_text(meta.get("id"))
+        self.cwd = as_text(meta.get("cwd")) or self.cwd
+        self.branch = as_text(dig(meta, "git", "branch"))
+        self.version = as_text(meta.get("cli_version"))
         self.created_at = _timestamp(meta.get("timestamp")) or self.now
         parent = _parent_of(meta)
         start = self.now or self.created_at
@@ -946,7 +923,7 @@ class _Thread:
 
     def tool_call(self, item: dict[str, Any], ident: str) -> _Outcome:
         kind = item["type"]
-        call_id = _text(item.get("call_id"))
+        call_id = as_text(item.get("call_id"))
         if kind == "function_call":
             name, arguments = item.get("name"), item.get("arguments")
             if isinstance(arguments, str):
@@ -960,10 +937,10 @@ class _Thread:
             name, arguments = "local_shell", item.get("action")
         elif kind == "web_search_call":
             name, arguments = "web_search", item.get("action")
-            call_id = call_id or _text(item.get("id"))
+            call_id = call_id or as_text(item.get("id"))
         else:  # image_generation_call: the prompt, never the image it returned
             name, arguments = "image_generation", {"revised_prompt": item.get("revised_prompt")}
-            call_id = call_id or _text(item.get("id"))
+            call_id = call_id or as_text(item.get("id"))
         if not isinstance(name, str):
             return UNKNOWN
         draft = self._response(_CALLS, ident)
@@ -974,7 +951,7 @@ class _Thread:
         return draft
 
     def tool_output(self, item: dict[str, Any], ident: str) -> _Outcome:
-        call_id = _text(item.get("call_id"))
+        call_id = as_text(item.get("call_id"))
         output: str | None
         failed: bool | None
         if item.get("type") == "tool_search_output":
@@ -1024,7 +1001,7 @@ class _Thread:
         return self._notice(message, ident) if isinstance(message, str) else UNKNOWN
 
     def thread_renamed(self, event: dict[str, Any], _ident: str) -> _Outcome:
-        self.thread_name = _text(event.get("thread_name")) or self.thread_name
+        self.thread_name = as_text(event.get("thread_name")) or self.thread_name
         return None
 
     def user_event(self, event: dict[str, Any], ident: str) -> _Outcome:
@@ -1132,7 +1109,7 @@ class _Thread:
             waiting = [d for d in self.turn.responses if d.usage is None]
             draft = waiting[-1] if waiting else self._response(_CALLS, ident)
         draft.usage = usage
-        draft.model = draft.model or _text(_path(event, "info", "model"))
+        draft.model = draft.model or as_text(dig(event, "info", "model"))
         self._end_response()
         return draft
 
@@ -1152,12 +1129,12 @@ class _Thread:
         draft = self._add(
             _Draft(id=ident, role="system", timestamp=self.now, kind="compaction_summary")
         )
-        draft.text = _Copies(item=_text(payload.get("message")) or "")
+        draft.text = _Copies(item=as_text(payload.get("message")) or "")
         return draft
 
     def rolled_back(self, event: dict[str, Any], ident: str) -> _Outcome:
         """The last ``num_turns`` turns were undone: they stay, marked as a side chain."""
-        turns = _count(event.get("num_turns")) or 0
+        turns = as_count(event.get("num_turns")) or 0
         self._end_response()
         if turns and self.turn_starts:
             first = self.turn_starts[-min(turns, len(self.turn_starts))]

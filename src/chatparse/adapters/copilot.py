@@ -41,7 +41,6 @@ malformed, or kept raw as unknown: see ``docs/sources/copilot.md``.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -49,6 +48,8 @@ from typing import Any, Final, cast
 
 from attrs import define, field
 
+from chatparse.adapters._fields import as_count, as_text, dig
+from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
     WORKSPACE_DB,
@@ -63,7 +64,6 @@ from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import (
     ConversationMeta,
-    Diagnostics,
     ImageRef,
     Message,
     MessageKind,
@@ -285,7 +285,7 @@ class CopilotAdapter:
             raise SourceUnavailableError(
                 meta.path, "no such file", "Scan again: the session was moved or deleted."
             )
-        ledger = _Ledger()
+        ledger = Ledger()
         if meta.locator.get("format") == TRANSCRIPT_FORMAT:
             return read_transcript(path, ledger).conversation(meta, self, ledger)
         if meta.locator.get("format") == LEGACY_FORMAT:
@@ -298,7 +298,7 @@ class CopilotAdapter:
             session.read(state)
         transcript_path = meta.locator.get("transcript")
         if transcript_path and Path(transcript_path).is_file():
-            session.merge(read_transcript(Path(transcript_path), _Ledger()))
+            session.merge(read_transcript(Path(transcript_path), Ledger()))
         return session.conversation(meta, self)
 
 
@@ -365,7 +365,7 @@ def _legacy_sessions(db: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _legacy_id(db: Path, index: int, session: Mapping[str, Any]) -> str:
     """The session's ``sessionId``, else one made from its database folder and position."""
-    return _text(session.get("sessionId")) or f"{db.parent.name}-interactive-{index}"
+    return as_text(session.get("sessionId")) or f"{db.parent.name}-interactive-{index}"
 
 
 def _legacy_session(db: Path, meta: ConversationMeta) -> dict[str, Any]:
@@ -450,44 +450,6 @@ def _head(path: Path, size: int = 4096) -> bytes:
 # --- accounting ------------------------------------------------------------------------------
 
 
-@define
-class _Ledger:
-    """Where every record went: used, skipped (by reason), malformed or unknown."""
-
-    seen: int = 0
-    used: int = 0
-    malformed: int = 0
-    skipped: Counter[str] = field(factory=Counter)
-    unknown: list[UnknownRecord] = field(factory=list)
-    warnings: list[str] = field(factory=list)
-
-    def use(self) -> None:
-        self.seen += 1
-        self.used += 1
-
-    def skip(self, reason: str) -> None:
-        self.seen += 1
-        self.skipped[reason] += 1
-
-    def bad(self) -> None:
-        self.seen += 1
-        self.malformed += 1
-
-    def keep(self, where: str, kind: str | None, raw: str) -> None:
-        self.seen += 1
-        self.unknown.append(UnknownRecord(where=where, type=kind, raw=raw))
-
-    def diagnostics(self) -> Diagnostics:
-        return Diagnostics(
-            records_seen=self.seen,
-            records_used=self.used,
-            malformed=self.malformed,
-            skipped=dict(sorted(self.skipped.items())),
-            unknown=self.unknown,
-            warnings=self.warnings,
-        )
-
-
 # --- the mutation log --------------------------------------------------------------------------
 
 _MISSING: Final = object()
@@ -496,7 +458,7 @@ _BAD_PATH: Final = "path is not a list of keys and indices"
 _EDITS: Final = frozenset({SET, PUSH, DELETE})
 
 
-def replay_log(path: Path, ledger: _Ledger) -> dict[str, Any] | None:
+def replay_log(path: Path, ledger: Ledger) -> dict[str, Any] | None:
     """Replay a ``.jsonl`` session log line by line, as VS Code does; return the final state.
 
     Each line is one record. Where VS Code would refuse the whole file we keep what came before:
@@ -556,7 +518,7 @@ def _replay_start(
     state: dict[str, Any] | None,
     kind: int | None,
     record: jsonl.Line,
-    ledger: _Ledger,
+    ledger: Ledger,
     unknown: list[tuple[str, str | None, int, int]],
 ) -> dict[str, Any] | None:
     """An entry that is not an edit of an existing state: an Initial, an early or unknown one."""
@@ -669,7 +631,7 @@ def _push(parent: dict[str, Any] | list[Any], key: str | int, entry: dict[str, A
 # --- the JSON document ---------------------------------------------------------------------------
 
 
-def read_document(path: Path, ledger: _Ledger) -> dict[str, Any] | None:
+def read_document(path: Path, ledger: Ledger) -> dict[str, Any] | None:
     """Read a ``.json`` session document, streamed key by key; damage ends it (``malformed``)."""
     state: dict[str, Any] = {}
     for item in bigjson.iter_kvitems(path, ""):
@@ -777,7 +739,7 @@ class _Draft:
 class _Session:
     """A replayed session state turned into messages: one request at a time."""
 
-    def __init__(self, session_id: str, ledger: _Ledger) -> None:
+    def __init__(self, session_id: str, ledger: Ledger) -> None:
         self.id = session_id
         self.ledger = ledger
         self.drafts: list[_Draft] = []
@@ -793,7 +755,7 @@ class _Session:
         self.title = _custom_title(state)
         self.created_at = _ms(state.get("creationDate"))
         self.updated_at = _ms(state.get("lastMessageDate"))
-        session_id = _text(state.get("sessionId"))
+        session_id = as_text(state.get("sessionId"))
         if session_id is not None:
             self.id = session_id
         requests = state.get("requests")
@@ -819,8 +781,8 @@ class _Session:
         """One turn: the user message, the answer, and a notice if it was cancelled or failed."""
         self.ledger.use()
         request_id = (
-            _text(request.get("requestId"))
-            or _text(request.get("providerRequestId"))  # sessions of early 2023
+            as_text(request.get("requestId"))
+            or as_text(request.get("providerRequestId"))  # sessions of early 2023
             or f"request-{index}"
         )
         user = _Draft(id=self._unique(request_id), role="user", request_id=request_id)
@@ -833,9 +795,9 @@ class _Session:
         self.drafts.append(user)
         self._version(request)
 
-        answer_id = _text(request.get("responseId")) or f"{request_id}/response"
+        answer_id = as_text(request.get("responseId")) or f"{request_id}/response"
         answer = _Draft(id=answer_id, role="assistant", request_id=request_id)
-        answer.model = _text(request.get("modelId"))
+        answer.model = as_text(request.get("modelId"))
         answer.timestamp, answer.synthesized = _answer_time(request, user.timestamp)
         answer.usage = _usage(request, f"copilot:{self.id}:{request_id}")
         response = request.get("response")
@@ -845,7 +807,7 @@ class _Session:
                 self.part(answer, part, f"requests[{index}].response[{number}]")
         elif parts is not None:
             self.ledger.keep(f"requests[{index}].response", None, jsonvalue.encode(parts))
-        _fill_from_rounds(answer, _path(request, "result", "metadata"), self.ledger.warnings)
+        _fill_from_rounds(answer, dig(request, "result", "metadata"), self.ledger.warnings)
         if answer.has_content() or answer.usage is not None:
             answer.id = self._unique(answer.id)
             self.drafts.append(answer)
@@ -866,7 +828,7 @@ class _Session:
                 self.updated_at = stamp
 
     def _version(self, request: dict[str, Any]) -> None:
-        version = _text(_path(request, "agent", "extensionVersion"))
+        version = as_text(dig(request, "agent", "extensionVersion"))
         if version is not None:
             self.producer_version = version
 
@@ -984,7 +946,7 @@ def _notice_part(answer: _Draft, part: dict[str, Any]) -> bool:
         texts = [_markdown(part.get("title")), _markdown(part.get("message"))]
         text = "\n".join(t for t in texts if t)
     elif kind == "command":
-        text = _text(_path(part, "command", "title")) or ""
+        text = as_text(dig(part, "command", "title")) or ""
     else:
         text = _markdown(part.get("content")) or ""
     if not text:
@@ -996,7 +958,7 @@ def _notice_part(answer: _Draft, part: dict[str, Any]) -> bool:
 
 def _prepare_tool(answer: _Draft, part: dict[str, Any]) -> bool:
     """``prepareToolInvocation`` announces a call; the invocation that follows completes it."""
-    name = _text(part.get("toolName"))
+    name = as_text(part.get("toolName"))
     if name is None:
         return False
     answer.calls.append(_Call(id=None, name=name, announced=True))
@@ -1004,7 +966,7 @@ def _prepare_tool(answer: _Draft, part: dict[str, Any]) -> bool:
 
 
 def _tool_invocation(answer: _Draft, part: dict[str, Any]) -> bool:
-    name = _text(part.get("toolId"))
+    name = as_text(part.get("toolId"))
     if name is None:
         return False
     call = next((c for c in answer.calls if c.announced and not c.invoked and c.name == name), None)
@@ -1012,7 +974,7 @@ def _tool_invocation(answer: _Draft, part: dict[str, Any]) -> bool:
         call = _Call(id=None, name=name)
         answer.calls.append(call)
     call.invoked = True
-    call.id = _text(part.get("toolCallId"))
+    call.id = as_text(part.get("toolCallId"))
     if call.id is not None:
         call.keys.add(call.id)
     _read_result_details(call, part.get("resultDetails"))
@@ -1051,11 +1013,11 @@ def _read_tool_specific(call: _Call, data: object) -> None:
             )
         if call.input is None and command is not None:
             call.input = {"command": command}
-        exit_code = _path(data, "terminalCommandState", "exitCode")
+        exit_code = dig(data, "terminalCommandState", "exitCode")
         if isinstance(exit_code, int) and not isinstance(exit_code, bool) and call.is_error is None:
             call.is_error = exit_code != 0
         if call.output is None:
-            call.output = _text(_path(data, "terminalCommandOutput", "text"))
+            call.output = as_text(dig(data, "terminalCommandOutput", "text"))
     elif data.get("kind") == "input" and call.input is None:
         call.input = data.get("rawInput")
 
@@ -1107,20 +1069,20 @@ def _fill_from_rounds(answer: _Draft, metadata: object, warnings: list[str]) -> 
 
 def _round_calls(metadata: object) -> list[_Call]:
     """The calls the model sent, in order, from every round of ``toolCallRounds``."""
-    rounds = _path(metadata, "toolCallRounds")
-    results = _path(metadata, "toolCallResults")
+    rounds = dig(metadata, "toolCallRounds")
+    results = dig(metadata, "toolCallResults")
     sent: list[_Call] = []
     for round_ in rounds if isinstance(rounds, list) else ():
-        for raw in _path(round_, "toolCalls") or ():
-            name, ident = _text(_path(raw, "name")), _text(_path(raw, "id"))
+        for raw in dig(round_, "toolCalls") or ():
+            name, ident = as_text(dig(raw, "name")), as_text(dig(raw, "id"))
             if name is None:
                 continue
-            arguments = _path(raw, "arguments")
+            arguments = dig(raw, "arguments")
             call = _Call(id=ident, name=name)
             call.input = _decoded_or_text(arguments) if isinstance(arguments, str) else arguments
             if ident is not None:
                 call.keys = {ident, ident.split(_ROUND_ID_SEPARATOR)[0]}
-                call.output = _result_text(_path(results, ident))
+                call.output = _result_text(dig(results, ident))
             sent.append(call)
     return sent
 
@@ -1131,7 +1093,7 @@ def _round_calls(metadata: object) -> list[_Call]:
 class _Transcript:
     """Copilot Chat's event stream of one session, read event by event."""
 
-    def __init__(self, ledger: _Ledger) -> None:
+    def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.drafts: list[_Draft] = []
         self.calls: dict[str, _Call] = {}
@@ -1160,15 +1122,15 @@ class _Transcript:
         if read is None or not isinstance(data, dict):
             return False
         stamp = _iso(event.get("timestamp"))
-        ident = _text(event.get("id")) or f"L{line_no}"
+        ident = as_text(event.get("id")) or f"L{line_no}"
         if not read(self, data, _Where(ident, line_no, stamp)):
             return False
         self.ledger.use()
         return True
 
     def session_start(self, data: dict[str, Any], at: _Where) -> bool:
-        self.session_id = _text(data.get("sessionId"))
-        self.version = _text(data.get("copilotVersion"))
+        self.session_id = as_text(data.get("sessionId"))
+        self.version = as_text(data.get("copilotVersion"))
         self.started = _iso(data.get("startTime")) or at.timestamp
         return True
 
@@ -1185,7 +1147,7 @@ class _Transcript:
 
     def assistant_message(self, data: dict[str, Any], at: _Where) -> bool:
         draft = _Draft(id=self._unique(at.id), role="assistant", timestamp=at.timestamp)
-        draft.pieces.append(_text(data.get("content")) or "")
+        draft.pieces.append(as_text(data.get("content")) or "")
         for request in data.get("toolRequests") or ():
             call = self._call(request, at.line_no)
             if call is not None:
@@ -1209,16 +1171,16 @@ class _Transcript:
         return True
 
     def _known_call(self, data: dict[str, Any], at: _Where) -> _Call | None:
-        call = self.calls.get(_text(data.get("toolCallId")) or "")
+        call = self.calls.get(as_text(data.get("toolCallId")) or "")
         if call is not None:
             self.lines.setdefault(id(call), set()).add(at.line_no)
         return call
 
     def _call(self, request: object, line_no: int) -> _Call | None:
-        name, ident = _text(_path(request, "name")), _text(_path(request, "toolCallId"))
+        name, ident = as_text(dig(request, "name")), as_text(dig(request, "toolCallId"))
         if name is None:
             return None
-        arguments = _path(request, "arguments")
+        arguments = dig(request, "arguments")
         call = _Call(id=ident, name=name)
         call.input = _decoded_or_text(arguments) if isinstance(arguments, str) else arguments
         if ident is not None:
@@ -1228,7 +1190,7 @@ class _Transcript:
         return call
 
     def conversation(
-        self, meta: ConversationMeta, adapter: CopilotAdapter, ledger: _Ledger
+        self, meta: ConversationMeta, adapter: CopilotAdapter, ledger: Ledger
     ) -> ParsedConversation:
         stamps = [d.timestamp for d in self.drafts if d.timestamp is not None]
         return ParsedConversation(
@@ -1264,7 +1226,7 @@ _EVENTS: Final[dict[str, Callable[[_Transcript, dict[str, Any], _Where], bool]]]
 }
 
 
-def read_transcript(path: Path, ledger: _Ledger) -> _Transcript:
+def read_transcript(path: Path, ledger: Ledger) -> _Transcript:
     """Read a ``transcripts/<id>.jsonl`` event stream; a bad line is malformed and skipped."""
     transcript = _Transcript(ledger)
     unknown: list[tuple[str, str | None, int, int]] = []
@@ -1274,7 +1236,7 @@ def read_transcript(path: Path, ledger: _Ledger) -> _Transcript:
             continue
         if not transcript.event(record.value, record.line_no):
             kind = record.value.get("type")
-            unknown.append((f"line {record.line_no}", _text(kind), *_span(record)))
+            unknown.append((f"line {record.line_no}", as_text(kind), *_span(record)))
     for (where, kind, _start, _end), raw in zip(
         unknown, jsonl.read_spans(path, [(start, end) for *_, start, end in unknown]), strict=True
     ):
@@ -1306,10 +1268,10 @@ def _request_text(message: object) -> str:
     """What the user typed: ``message.text``, else the texts of its ``parts`` joined."""
     if isinstance(message, str):
         return message
-    text = _path(message, "text")
+    text = dig(message, "text")
     if isinstance(text, str) and text:
         return text
-    parts = _path(message, "parts")
+    parts = dig(message, "parts")
     if isinstance(parts, list):
         return "".join(
             p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
@@ -1319,11 +1281,11 @@ def _request_text(message: object) -> str:
 
 def _attached_images(variable_data: object) -> list[ImageRef]:
     """An :class:`ImageRef` per image attached to a request; the image data is not kept."""
-    variables = _path(variable_data, "variables")
+    variables = dig(variable_data, "variables")
     if not isinstance(variables, list):
         return []
     return [
-        ImageRef(media_type=_text(v.get("mimeType")))
+        ImageRef(media_type=as_text(v.get("mimeType")))
         for v in variables
         if isinstance(v, dict) and (v.get("kind") == "image" or v.get("isImage") is True)
     ]
@@ -1337,12 +1299,12 @@ def _answer_time(
     ``modelState.completedAt``, else ``responseTimestamp``; else the request time plus
     ``result.timings.totalElapsed``, flagged as synthesized; else ``None``.
     """
-    completed = _ms(_path(request, "modelState", "completedAt")) or _ms(
+    completed = _ms(dig(request, "modelState", "completedAt")) or _ms(
         request.get("responseTimestamp")
     )
     if completed is not None:
         return completed, False
-    elapsed = _path(request, "result", "timings", "totalElapsed")
+    elapsed = dig(request, "result", "timings", "totalElapsed")
     if asked is not None and isinstance(elapsed, (int, float)) and not isinstance(elapsed, bool):
         return _ms(asked.timestamp() * 1000 + elapsed), True
     return None, False
@@ -1350,13 +1312,13 @@ def _answer_time(
 
 def _usage(request: Mapping[str, Any], key: str) -> Usage | None:
     """Token counts: the request's ``promptTokens``/``completionTokens``, else ``result.usage``."""
-    usage = _path(request, "result", "usage")
-    prompt = _count(request.get("promptTokens"))
-    completion = _count(request.get("completionTokens"))
+    usage = dig(request, "result", "usage")
+    prompt = as_count(request.get("promptTokens"))
+    completion = as_count(request.get("completionTokens"))
     if prompt is None:
-        prompt = _count(_path(usage, "promptTokens"))
+        prompt = as_count(dig(usage, "promptTokens"))
     if completion is None:
-        completion = _count(_path(usage, "completionTokens"))
+        completion = as_count(dig(usage, "completionTokens"))
     if prompt is None and completion is None:
         return None
     return Usage(input_tokens=prompt, output_tokens=completion, dedup_key=key)
@@ -1364,9 +1326,9 @@ def _usage(request: Mapping[str, Any], key: str) -> Usage | None:
 
 def _outcome_notice(request: Mapping[str, Any]) -> str | None:
     """A notice for a response that was cancelled or failed, with the error when recorded."""
-    state = _path(request, "modelState", "value")
-    error = _text(_path(request, "result", "errorDetails", "message")) or _text(
-        _path(request, "responseErrorDetails", "message")  # sessions of early 2023
+    state = dig(request, "modelState", "value")
+    error = as_text(dig(request, "result", "errorDetails", "message")) or as_text(
+        dig(request, "responseErrorDetails", "message")  # sessions of early 2023
     )
     if state == _FAILED or (error is not None and state != _CANCELLED):
         return f"Response failed: {error}" if error else "Response failed"
@@ -1377,7 +1339,7 @@ def _outcome_notice(request: Mapping[str, Any]) -> str | None:
 
 def _reference_name(part: Mapping[str, Any]) -> str | None:
     """The file or symbol an ``inlineReference`` names, as VS Code shows it."""
-    name = _text(part.get("name"))
+    name = as_text(part.get("name"))
     if name:
         return name
     target = part.get("inlineReference")
@@ -1405,7 +1367,7 @@ def _markdown(value: object) -> str | None:
     """A string, or the ``value`` of a markdown-string object."""
     if isinstance(value, str):
         return value
-    inner = _path(value, "value")
+    inner = dig(value, "value")
     return inner if isinstance(inner, str) else None
 
 
@@ -1433,20 +1395,20 @@ def _result_text(result: object) -> str | None:
     """
     if isinstance(result, str):
         return result
-    content = _path(result, "content")
+    content = dig(result, "content")
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return None
     pieces: list[str] = []
     for item in content:
-        value = _path(item, "value")
+        value = dig(item, "value")
         if isinstance(value, str):
             pieces.append(value)
-        elif isinstance(_path(value, "node"), dict):
-            pieces.append(_tree_text(_path(value, "node")))
-        elif isinstance(_path(item, "text"), str):
-            pieces.append(str(_path(item, "text")))
+        elif isinstance(dig(value, "node"), dict):
+            pieces.append(_tree_text(dig(value, "node")))
+        elif isinstance(dig(item, "text"), str):
+            pieces.append(str(dig(item, "text")))
     text = "".join(pieces)
     return text or None
 
@@ -1481,22 +1443,6 @@ def _decoded_or_text(text: str) -> Any:
         return None
     decoded = jsonvalue.decode(text)
     return text if isinstance(decoded, jsonvalue.Invalid) else decoded
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _path(value: object, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
-
-
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _ms(value: object) -> datetime | None:

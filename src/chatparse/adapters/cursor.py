@@ -31,7 +31,6 @@ empty draft, a NULL row), malformed, or kept raw as unknown: see ``docs/sources/
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime
@@ -40,6 +39,8 @@ from typing import Any, Final, Literal, TypeAlias, TypeGuard
 
 from attrs import define, field
 
+from chatparse.adapters._fields import as_text, dig
+from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
     WORKSPACE_DB,
@@ -51,19 +52,17 @@ from chatparse.adapters._vscode import (
 )
 from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.sqlite import BUSY_TIMEOUT, Row, Snapshot, open_snapshot, prefix_range
-from chatparse.decoders.text import ImagePayload, repair_surrogates, strip_data_uri_images
+from chatparse.decoders.text import ImagePayload, strip_data_uri_images
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import (
     ConversationMeta,
-    Diagnostics,
     ImageRef,
     Message,
     ParsedConversation,
     Role,
     SourceInfo,
     ToolCall,
-    UnknownRecord,
     Usage,
 )
 
@@ -323,7 +322,7 @@ class _Catalog:
         found.created_at = _time(document.get("createdAt")) or found.created_at
         found.updated_at = _time(document.get("lastUpdatedAt")) or found.updated_at
         found.project = _identifier_project(document.get("workspaceIdentifier"))
-        parent = _path(document, "subagentInfo", "parentComposerId")
+        parent = dig(document, "subagentInfo", "parentComposerId")
         if isinstance(parent, str) and parent and parent != composer_id:
             self.parents[composer_id] = parent
 
@@ -456,7 +455,7 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
     for row in snapshot.iter_prefix(DISK_KV, COMPOSER_PREFIX):
         key, raw = row.values
         composer_id = str(key)[len(COMPOSER_PREFIX) :]
-        catalog.add_document(composer_id, row.rowid, _text(raw), db, stat)
+        catalog.add_document(composer_id, row.rowid, as_text(raw), db, stat)
     for row in snapshot.iter_prefix(DISK_KV, BUBBLE_PREFIX, columns=("key",)):
         key = str(row.values[0])
         catalog.add_bubble_key(_split_bubble_key(key)[0], key, row.rowid, db, stat)
@@ -501,12 +500,12 @@ def _task_parent(snapshot: Snapshot, child: str) -> str | None:
     ):
         key, raw = row.values
         composer_id, _ = _split_bubble_key(str(key))
-        text = _text(raw)
+        text = as_text(raw)
         ok, bubble = _loads(text) if text is not None else (False, None)
         if (
             ok
             and composer_id != child
-            and _path(bubble, "toolFormerData", "toolCallId") == tool_call_id
+            and dig(bubble, "toolFormerData", "toolCallId") == tool_call_id
         ):
             return composer_id
     return None
@@ -525,33 +524,10 @@ def _descendants(meta: ConversationMeta) -> dict[str, list[str]]:
 
 
 @define
-class _Ledger:
-    """Where every record of one conversation went: used, skipped, malformed or unknown."""
+class _Ledger(Ledger):
+    """The shared ledger, plus one warning per document version newer than we know."""
 
-    seen: int = 0
-    used: int = 0
-    malformed: int = 0
-    skipped: Counter[str] = field(factory=Counter)
-    unknown: list[UnknownRecord] = field(factory=list)
-    warnings: list[str] = field(factory=list)
     versions: set[str] = field(factory=set)
-
-    def use(self) -> None:
-        self.seen += 1
-        self.used += 1
-
-    def skip(self, reason: str) -> None:
-        self.seen += 1
-        self.skipped[reason] += 1
-
-    def bad(self, where: str, reason: str) -> None:
-        self.seen += 1
-        self.malformed += 1
-        self.warnings.append(f"{where}: {reason}")
-
-    def keep(self, where: str, kind: str | None, raw: str) -> None:
-        self.seen += 1
-        self.unknown.append(UnknownRecord(where=where, type=kind, raw=repair_surrogates(raw)))
 
     def version(self, what: str, value: object, newest: int) -> None:
         if _is_int(value) and value > newest:
@@ -559,16 +535,6 @@ class _Ledger:
             if note not in self.versions:
                 self.versions.add(note)
                 self.warnings.append(note)
-
-    def diagnostics(self) -> Diagnostics:
-        return Diagnostics(
-            records_seen=self.seen,
-            records_used=self.used,
-            malformed=self.malformed,
-            skipped=dict(sorted(self.skipped.items())),
-            unknown=self.unknown,
-            warnings=self.warnings,
-        )
 
 
 # --- composers -----------------------------------------------------------------------------------
@@ -595,7 +561,7 @@ class _Bubble:
 
 def _read_bubbles(snapshot: Snapshot, composer_id: str) -> list[_Bubble]:
     rows = list(snapshot.iter_prefix(DISK_KV, f"{BUBBLE_PREFIX}{composer_id}:"))
-    texts = [_text(row.values[1]) for row in rows]
+    texts = [as_text(row.values[1]) for row in rows]
     return [
         _Bubble(_split_bubble_key(str(row.values[0]))[1], row, text, ok, value)
         for row, text, (ok, value) in zip(rows, texts, _loads_many(texts), strict=True)
@@ -619,7 +585,7 @@ def _read_composer(
             meta.path, f"composer {meta.id} is no longer in the database", "Scan again."
         )
     document: dict[str, Any] = {}
-    raw = _text(row.values[0]) if row is not None else None
+    raw = as_text(row.values[0]) if row is not None else None
     if row is not None:
         where = f"row {COMPOSER_PREFIX}{meta.id}"
         ok, value = _loads(raw) if raw is not None else (False, None)
@@ -723,7 +689,7 @@ def _time_order(bubble: _Bubble) -> tuple[bool, datetime, str]:
 def _child_meta(parent: ConversationMeta, child: str, snapshot: Snapshot) -> ConversationMeta:
     """The meta of a sub-agent composer, fingerprinted from its own rows."""
     row = snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{child}")
-    document_digest = _digest((row.rowid, _text(row.values[0]))) if row is not None else ""
+    document_digest = _digest((row.rowid, as_text(row.values[0]))) if row is not None else ""
     keys = sorted(
         (str(r.values[0]), r.rowid)
         for r in snapshot.iter_prefix(DISK_KV, f"{BUBBLE_PREFIX}{child}:", columns=("key",))
@@ -1039,13 +1005,13 @@ def _attached_images(bubble: Mapping[str, Any]) -> list[ImageRef]:
     images = bubble.get("images")
     count = len(images) if isinstance(images, list) else 0
     if not count:
-        selected = _path(bubble, "context", "selectedImages")
+        selected = dig(bubble, "context", "selectedImages")
         count = len(selected) if isinstance(selected, list) else 0
     return [ImageRef() for _ in range(count)]
 
 
 def _model(bubble: Mapping[str, Any]) -> str | None:
-    name = _path(bubble, "modelInfo", "modelName")
+    name = dig(bubble, "modelInfo", "modelName")
     if isinstance(name, str) and name:
         return name
     legacy = bubble.get("modelType")
@@ -1087,7 +1053,7 @@ def _bubble_time(bubble: Mapping[str, Any]) -> datetime | None:
 def _get_json(snapshot: Snapshot, table: str, key: str) -> Any:
     """The decoded value of one key, or ``None`` when it is missing, NULL or not JSON."""
     row = snapshot.get(table, key)
-    raw = _text(row.values[0]) if row is not None else None
+    raw = as_text(row.values[0]) if row is not None else None
     if raw is None:
         return None
     ok, value = _loads(raw)
@@ -1150,11 +1116,6 @@ def _identifier_project(identifier: object) -> str | None:
     return None
 
 
-def _text(value: object) -> str | None:
-    """A column value as text: TEXT and BLOB arrive as ``str``; numbers are not JSON documents."""
-    return value if isinstance(value, str) else None
-
-
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -1165,14 +1126,6 @@ def _is_int(value: object) -> TypeGuard[int]:
 
 def _hashable(value: object) -> object:
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-
-
-def _path(value: object, *keys: str) -> object:
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
 
 
 def _clean_title(value: object) -> str | None:

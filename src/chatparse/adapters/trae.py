@@ -46,6 +46,8 @@ from typing import Any, Final
 
 from attrs import define, field
 
+from chatparse.adapters._fields import as_text
+from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._vscode import (
     WORKSPACE_DB,
     existing_user_dirs,
@@ -60,7 +62,6 @@ from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import (
     ConversationMeta,
-    Diagnostics,
     ImageRef,
     Message,
     MessageKind,
@@ -68,7 +69,6 @@ from chatparse.model import (
     Role,
     SourceInfo,
     ToolCall,
-    UnknownRecord,
 )
 
 __all__ = ["TraeAdapter"]
@@ -570,45 +570,6 @@ def _read_store(db: Path) -> _Store:
 
 
 @define
-class _Ledger:
-    """Where every record went: used, skipped (by reason), malformed or unknown."""
-
-    seen: int = 0
-    used: int = 0
-    malformed: int = 0
-    skipped: Counter[str] = field(factory=Counter)
-    unknown: list[UnknownRecord] = field(factory=list)
-    warnings: list[str] = field(factory=list)
-
-    def use(self) -> None:
-        self.seen += 1
-        self.used += 1
-
-    def skip(self, reason: str) -> None:
-        self.seen += 1
-        self.skipped[reason] += 1
-
-    def bad(self, where: str, why: str) -> None:
-        self.seen += 1
-        self.malformed += 1
-        self.warnings.append(f"{where}: {why}")
-
-    def keep(self, where: str, kind: str | None, raw: str) -> None:
-        self.seen += 1
-        self.unknown.append(UnknownRecord(where=where, type=kind, raw=raw))
-
-    def diagnostics(self, warnings: Iterable[str]) -> Diagnostics:
-        return Diagnostics(
-            records_seen=self.seen,
-            records_used=self.used,
-            malformed=self.malformed,
-            skipped=dict(sorted(self.skipped.items())),
-            unknown=self.unknown,
-            warnings=tuple(warnings),
-        )
-
-
-@define
 class _Draft:
     """A message being built; timestamps are settled once the order is known."""
 
@@ -644,7 +605,7 @@ class _Session:
     """One session turned into messages."""
 
     session_id: str
-    ledger: _Ledger
+    ledger: Ledger
     title: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
@@ -659,7 +620,7 @@ class _Session:
     @classmethod
     def missing(cls, session_id: str) -> _Session:
         """A session that scan listed but that is no longer where it was."""
-        session = cls(session_id, _Ledger())
+        session = cls(session_id, Ledger())
         session.ledger.warnings.append(
             "the session is no longer in the workspace database where scan found it; scan again"
         )
@@ -667,7 +628,7 @@ class _Session:
 
     @classmethod
     def read(cls, session_id: str, value: dict[str, Any]) -> _Session:
-        session = cls(session_id, _Ledger())
+        session = cls(session_id, Ledger())
         session.created_at = _ms(value.get("createdAt"))
         session.updated_at = _ms(value.get("updatedAt"))
         entries = _messages_of(value)
@@ -745,7 +706,7 @@ class _Session:
 
     def _plain(self, position: int, entry: dict[str, Any], role: Role) -> _Draft:
         draft = _Draft(id=_message_id(entry, role, position), role=role)
-        draft.request_id = _text(entry.get("turnId"))
+        draft.request_id = as_text(entry.get("turnId"))
         draft.recorded = _ms(entry.get("timestamp"))
         content = entry.get("content")
         draft.text, draft.images = _clean(content if isinstance(content, str) else "")
@@ -777,17 +738,17 @@ class _Session:
         guideline = _json_object(task.get("guideline")) if task else None
         guideline = guideline if isinstance(guideline, dict) else None
         steps = _json_array(guideline.get("planItems")) if guideline else []
-        thinking = [_text(task.get("proposalReasoningContent")) if task else None]
+        thinking = [as_text(task.get("proposalReasoningContent")) if task else None]
         finish_thought: str | None = None
         for step in steps:
             if not isinstance(step, dict):
                 continue
-            thinking.append(_text(step.get("reasoningContent")))
-            tool = _text(step.get("toolName"))
+            thinking.append(as_text(step.get("reasoningContent")))
+            tool = as_text(step.get("toolName"))
             if tool == FINISH_TOOL:
                 finish_thought = finish_thought or _nonblank(step.get("thought"))
                 continue
-            thinking.append(_text(step.get("thought")))
+            thinking.append(as_text(step.get("thought")))
             if tool:
                 draft.tool_calls.append(_tool_call(tool, step))
         if not draft.text.strip():
@@ -902,7 +863,7 @@ def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
     turns: dict[str, int] = {}
     for entry in entries:
         if isinstance(entry, dict):
-            index, turn_id = _int(entry.get("turnIndex")), _text(entry.get("turnId"))
+            index, turn_id = _int(entry.get("turnIndex")), as_text(entry.get("turnId"))
             if index is not None and turn_id:
                 turns.setdefault(turn_id, index)
     keyed: list[tuple[int, int, int, Any]] = []
@@ -911,7 +872,7 @@ def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
         turn, rank = previous  # no turn of its own: right after the entry before it
         if isinstance(entry, dict):
             index = _int(entry.get("turnIndex"))
-            turn_id = _text(entry.get("turnId"))
+            turn_id = as_text(entry.get("turnId"))
             if index is None and turn_id:
                 index = turns.get(turn_id)
             if index is not None:
@@ -928,10 +889,10 @@ def _message_id(entry: dict[str, Any], role: Role, position: int) -> str:
     A user message carries the ``agentMessageId`` of the answer it got, so only its own
     ``userMessageId`` names it.
     """
-    own = _text(entry.get("userMessageId" if role == "user" else "agentMessageId"))
+    own = as_text(entry.get("userMessageId" if role == "user" else "agentMessageId"))
     if own and role != "system":
         return own
-    turn_id = _text(entry.get("turnId"))
+    turn_id = as_text(entry.get("turnId"))
     if turn_id:
         return f"{turn_id}:{role}"
     index = _int(entry.get("turnIndex"))
@@ -947,13 +908,13 @@ def _tool_call(name: str, step: dict[str, Any]) -> ToolCall:
         decoded = _json_value(arguments)
         arguments = arguments if isinstance(decoded, _NotJSON) else decoded
     output = next((step[k] for k in _STEP_OUTPUT_KEYS if isinstance(step.get(k), str)), None)
-    call_id = next((step[k] for k in _STEP_ID_KEYS if _text(step.get(k))), None)
+    call_id = next((step[k] for k in _STEP_ID_KEYS if as_text(step.get(k))), None)
     return ToolCall(id=call_id, name=name, input=arguments, output=output)
 
 
 def _status_notice(entry: dict[str, Any]) -> str | None:
     """A notice for an answer that failed or was cancelled, with the error when recorded."""
-    status = _text(entry.get("status"))
+    status = as_text(entry.get("status"))
     if status is None or status.lower() in _DONE:
         return None
     error = next((e for k in _ERROR_KEYS if (e := _nonblank(entry.get(k)))), None)
@@ -993,7 +954,7 @@ def _media(value: object) -> list[ImageRef]:
         media_type = None
         if isinstance(item, dict):
             declared = next(
-                (t for k in ("mimeType", "mediaType", "type") if (t := _text(item.get(k)))), None
+                (t for k in ("mimeType", "mediaType", "type") if (t := as_text(item.get(k)))), None
             )
             media_type = declared if declared and declared.startswith("image/") else None
         images.append(ImageRef(media_type=media_type))
@@ -1069,10 +1030,6 @@ def _lenient_string(text: str, key: str) -> str | None:
 
 
 # --- small readers -------------------------------------------------------------------------------
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 def _nonblank(value: object) -> str | None:

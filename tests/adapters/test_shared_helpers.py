@@ -1,0 +1,68 @@
+"""The helpers every built-in adapter shares: typed field readers and the record ledger."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from chatparse.adapters._fields import as_count, as_datetime, as_text, dig
+from chatparse.adapters._ledger import Ledger
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "count"),
+    [
+        ("a", "a", None),
+        ("", "", None),
+        (3, None, 3),
+        (0, None, 0),
+        (-1, None, None),
+        (True, None, None),
+        (2.0, None, None),
+        (None, None, None),
+        ({}, None, None),
+    ],
+)
+def test_typed_readers(value: object, text: str | None, count: int | None) -> None:
+    """A value of the wrong type reads as None, never as a coerced value."""
+    assert as_text(value) == text
+    assert as_count(value) == count
+
+
+def test_dig_stops_at_the_first_missing_level() -> None:
+    """Walking objects with dig gives None at the first level that is not there."""
+    data = {"a": {"b": {"c": 1}}, "x": [1]}
+    assert dig(data, "a", "b", "c") == 1
+    assert dig(data, "a", "z", "c") is None
+    assert dig(data, "x", "0") is None
+    assert dig("not an object", "a") is None
+
+
+def test_as_datetime_needs_a_zone() -> None:
+    """ISO strings with a zone become UTC; without a zone or not a string, None."""
+    assert as_datetime("2025-01-01T01:00:00+01:00") == datetime(2025, 1, 1, tzinfo=UTC)
+    assert as_datetime("2025-01-01T00:00:00Z") == datetime(2025, 1, 1, tzinfo=UTC)
+    assert as_datetime("2025-01-01T00:00:00") is None
+    assert as_datetime("yesterday") is None
+    assert as_datetime(1735689600) is None
+
+
+def test_ledger_balances_and_reports() -> None:
+    """Every record lands in one bucket, and the diagnostics balance."""
+    ledger = Ledger()
+    ledger.use()
+    ledger.skip("noise")
+    ledger.skip("noise")
+    ledger.bad("line 4", "not valid JSON")
+    ledger.bad()
+    ledger.keep("line 6", "future", '{"type":"future","x":"\ud83d"}', "9.9")
+    diagnostics = ledger.diagnostics()
+    assert diagnostics.balanced
+    assert (diagnostics.records_seen, diagnostics.records_used, diagnostics.malformed) == (6, 1, 2)
+    assert dict(diagnostics.skipped) == {"noise": 2}
+    assert diagnostics.warnings == ("line 4: not valid JSON",)
+    [unknown] = diagnostics.unknown
+    assert unknown.raw == '{"type":"future","x":"\ufffd"}'
+    assert unknown.producer_version == "9.9"
+    assert ledger.diagnostics(["store damaged"]).warnings == ("store damaged",)
