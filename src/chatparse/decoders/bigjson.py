@@ -57,6 +57,8 @@ _ESCAPE = re.compile(
 )
 # The longest end of a chunk that could be part of an escape still being read.
 _UNFINISHED_ESCAPE = re.compile(r"\\[\\uU0-9a-fA-F]*\Z")
+_TAIL = 64
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 @frozen
@@ -171,13 +173,26 @@ class _RepairingReader:
             text = self._held + self._decoder.decode(raw, final=not raw)
             cut = len(text)
             if raw:
-                unfinished = _UNFINISHED_ESCAPE.search(text)
+                unfinished = _unfinished_escape(text)
                 if unfinished is not None:
-                    cut = unfinished.start()
+                    cut = unfinished
             self._held = text[cut:]
             ready = text[:cut]
             if ready or not raw:
+                # Most chunks hold no \u escape at all; only those need the (slower) rewrite.
+                if "\\u" not in ready:
+                    return ready.encode()
                 return _ESCAPE.sub(_keep_or_replace, ready).encode()
+
+
+def _unfinished_escape(text: str) -> int | None:
+    """Where an escape that may continue in the next chunk starts, if the text ends in one."""
+    # Look at the tail first: searching the whole chunk for an end anchor costs a full scan.
+    window = max(0, len(text) - _TAIL)
+    match = _UNFINISHED_ESCAPE.search(text, window)
+    if match is not None and match.start() == window and window > 0:
+        match = _UNFINISHED_ESCAPE.search(text)  # the run is longer than the window
+    return None if match is None else match.start()
 
 
 def _keep_or_replace(match: re.Match[str]) -> str:
