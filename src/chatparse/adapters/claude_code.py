@@ -186,6 +186,29 @@ class ClaudeCodeAdapter:
             conversation_count=count,
         )
 
+    def explain(self, host: Host) -> Iterator[str]:
+        """Where the adapter looks on ``host``, for ``chatparse doctor``."""
+        configured = host.getenv(CONFIG_DIR_VARIABLE)
+        if configured:
+            yield f"{CONFIG_DIR_VARIABLE} is set: {configured} (each entry's projects/ is read)"
+        else:
+            yield f"{CONFIG_DIR_VARIABLE} is not set"
+        found = _projects_roots(host)
+        candidates = [host.expand(p.strip()) for p in (configured or "").split(",") if p.strip()]
+        candidates += [host.home / relative for relative in _DEFAULT_CONFIG_DIRS]
+        for directory in candidates:
+            root = directory / _PROJECTS
+            if root not in found:
+                yield f"{root}: missing"
+                continue
+            sizes = [size for _path, size in _session_files(root)]
+            empty = sum(1 for size in sizes if size == 0)
+            agents = len(_flat_agent_files(root))
+            yield (
+                f"{root}: {len(sizes)} session file(s), {empty} empty (not listed), "
+                f"{agents} flat agent file(s) (folded into their parent session when found)"
+            )
+
     def scan(self, source: SourceInfo) -> Iterator[ConversationMeta]:
         """List one conversation per session id across all roots, by stat.
 

@@ -180,6 +180,26 @@ class CopilotAdapter:
             return None
         return SourceInfo(source=self.name, display_name=self.display_name, roots=roots)
 
+    def explain(self, host: Host) -> Iterator[str]:
+        """Where the adapter looks on ``host``, for ``chatparse doctor``."""
+        found = existing_user_dirs(host, PRODUCTS, server_dirs=SERVER_DIRS)
+        candidates = [host.vscode_user_dir(product) for product in PRODUCTS]
+        candidates += [host.home / name / "data" / "User" for name in SERVER_DIRS]
+        for user in candidates:
+            if user not in found:
+                yield f"{user}: missing"
+                continue
+            folders = list(_session_folders(user))
+            files = sum(
+                len(list(folder.sessions.glob("*.json*"))) if folder.sessions.is_dir() else 0
+                for folder, _workspace in folders
+            )
+            legacy = sum(1 for db, _workspace in _databases(user) if _has_legacy(db))
+            yield (
+                f"{user}: {len(folders)} session folder(s) with {files} session file(s); "
+                f"{legacy} database(s) with sessions saved before file storage"
+            )
+
     def scan(self, source: SourceInfo) -> Iterator[ConversationMeta]:
         """List every session once, by stat: a ``.jsonl`` over a ``.json``, a transcript merged.
 
