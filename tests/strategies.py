@@ -60,8 +60,8 @@ messages = st.builds(
     parent_id=maybe_text,
     text=text,
     thinking=maybe_text,
-    tool_calls=st.lists(tool_calls, max_size=2).map(tuple),
-    images=st.lists(images, max_size=2).map(tuple),
+    tool_calls=st.lists(tool_calls, max_size=1).map(tuple),
+    images=st.lists(images, max_size=1).map(tuple),
     timestamp=moments,
     timestamp_synthesized=st.booleans(),
     model=maybe_text,
@@ -79,7 +79,7 @@ diagnostics = st.builds(
     records_used=st.integers(min_value=0, max_value=10**6),
     malformed=st.integers(min_value=0, max_value=10**6),
     skipped=st.dictionaries(text, st.integers(min_value=0, max_value=10**6), max_size=3),
-    unknown=st.lists(unknown_records, max_size=2).map(tuple),
+    unknown=st.lists(unknown_records, max_size=1).map(tuple),
     warnings=st.lists(text, max_size=2).map(tuple),
 )
 metas = st.builds(
@@ -118,7 +118,7 @@ def _conversation(subagents: st.SearchStrategy[tuple[model.ParsedConversation, .
         created_at=moments,
         updated_at=moments,
         producer_version=maybe_text,
-        messages=st.lists(messages, max_size=3).map(tuple),
+        messages=st.lists(messages, max_size=2).map(tuple),
         subagents=subagents,
         diagnostics=diagnostics,
     )
