@@ -34,7 +34,13 @@ def decode(text: str | bytes) -> Any | Invalid:
     A ``str`` may hold lone surrogates (from a decoder that kept them); they become U+FFFD like
     everywhere else in chatparse.
     """
-    raw = repair_surrogates(text).encode() if isinstance(text, str) else text
+    if isinstance(text, str):
+        try:
+            raw = text.encode()
+        except UnicodeEncodeError:  # lone surrogates: rare, so repaired only when they are there
+            raw = repair_surrogates(text).encode()
+    else:
+        raw = text
     backend = _json.DEFAULT
     try:
         return backend.loads(raw)

@@ -1,0 +1,623 @@
+# ruff: noqa: INP001 -- a standalone script run by `nox -s bench`, not part of a package
+"""Benchmark every reader against its floor and its targets (issue 11).
+
+Run with ``nox -s bench`` (or ``python benchmarks/bench_targets.py``); ``-- --scale 0.05`` makes
+every input 20 times smaller for a quick try. For each generated input it measures, in the same
+run and each in a fresh child process:
+
+- the **floor**: the least any reader must do (a bare per-line decode of a JSON Lines file; one
+  ``SELECT`` of every row of every database plus a decode of each value; one decode of the Trae
+  value; an ``os.scandir`` + ``stat`` walk of the projects tree). The decoder is the one chatparse
+  uses (orjson when installed, else ``json``);
+- **ours**: detect, scan and parse through the public API,
+  ``chatparse.iter_conversations(Host(home=..., env={}, platform="linux"), sources=[...])``
+  (detect and scan only, ``chatparse.scan``, for the 10,000-file tree);
+- the **peer** where one exists: claude-code-log's ``load_transcript`` on the Claude Code input;
+- ``import chatparse`` in a fresh interpreter, with orjson importable and with it blocked.
+
+Times are CPU seconds (user + system) of the measured call alone, without interpreter start-up and
+imports; each is the median of ``--repeat`` rounds, every round running each contender once, so
+that load from other work on a shared machine skews floor and ours alike. Peak RSS is the child's
+high-water mark (``VmHWM``; the largest over the rounds), interpreter and imports included.
+
+Prints one table (input, floor, ours, ratio, target, met?) and writes every figure as JSON to
+``bench-results/results-<time>.json`` (and ``bench-results/latest.json``). Inputs are generated
+once per scale into ``bench-results/inputs/`` and reused. With ``--profile``, each input whose
+target is unmet is run once more under cProfile, and its top functions are printed and saved to
+``bench-results/profile-<input>.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib
+import io
+import json
+import os
+import platform
+import pstats
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+import bench_inputs
+
+HERE = Path(__file__).resolve()
+ROOT = HERE.parent.parent
+RESULTS = ROOT / "bench-results"
+MB = 1_000_000
+
+INPUTS = ("claude-code", "codex", "cursor", "trae", "copilot", "claude-tree")
+SOURCE_OF = {
+    "claude-code": "claude-code",
+    "codex": "codex",
+    "cursor": "cursor",
+    "trae": "trae",
+    "copilot": "copilot",
+    "claude-tree": "claude-code",
+}
+DESCRIPTION = {
+    "claude-code": "Claude Code session, parse",
+    "codex": "Codex rollout, parse",
+    "cursor": "Cursor store, parse",
+    "trae": "Trae value, parse",
+    "copilot": "Copilot log, parse",
+    "claude-tree": "Claude projects tree, scan",
+}
+# Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
+# "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
+TARGETS: dict[str, tuple[str, float]] = {
+    "claude-code": (">= 50 % of floor", 2.0),
+    "codex": (">= 50 % of floor", 2.0),
+    "cursor": ("<= 2x SELECT+decode", 2.0),
+    "trae": ("<= 2x json.loads", 2.0),
+    "copilot": (">= 50 % of floor", 2.0),
+    "claude-tree": ("<= 1.5x the walk", 1.5),
+}
+PEER_TARGET = (">= 5x claude-code-log", 5.0)
+RSS_TARGET = ("<= input + 30 MB", 30 * MB)
+IMPORT_TARGET = ("<= 50 ms", 0.050)
+FIRST_USE = (
+    "from chatparse import registry, decoders; chatparse.iter_conversations; "
+    "[registry.get_adapter(name) for name in registry.adapter_names()]"
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# The child: one measurement, reported as one JSON line on stdout
+
+
+def _block_orjson() -> None:
+    # Makes every `import orjson` raise ImportError, as when the fast extra is not installed.
+    sys.modules["orjson"] = None  # type: ignore[assignment]
+
+
+def _loads() -> Callable[[bytes | str], Any]:
+    try:
+        import orjson  # noqa: PLC0415 -- optional, as in the library
+    except ImportError:
+        return json.loads
+    return orjson.loads
+
+
+def _floor_lines(info: dict[str, Any]) -> int:
+    loads = _loads()
+    count = 0
+    with Path(info["path"]).open("rb") as stream:
+        for line in stream:
+            # Not contextlib.suppress: a context manager per line would slow the floor down.
+            try:  # noqa: SIM105
+                loads(line)
+            except ValueError:  # the malformed lines of the Claude Code input
+                pass
+            count += 1
+    return count
+
+
+def _cursor_tables(user: Path) -> Iterator[tuple[Path, str]]:
+    yield user / "globalStorage" / "state.vscdb", "cursorDiskKV"
+    for folder in sorted((user / "workspaceStorage").iterdir()):
+        yield folder / "state.vscdb", "ItemTable"
+
+
+def _floor_cursor(info: dict[str, Any]) -> int:
+    loads = _loads()
+    count = 0
+    for db, table in _cursor_tables(Path(info["path"])):
+        with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as connection:
+            for _key, value in connection.execute(f"SELECT key, value FROM {table}"):  # noqa: S608 -- our own table names
+                loads(value)
+                count += 1
+    return count
+
+
+def _trae_value(info: dict[str, Any]) -> bytes:
+    uri = f"{Path(info['path']).as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as connection:
+        row = connection.execute(
+            "SELECT value FROM ItemTable WHERE key = ?", (bench_inputs.TRAE_KEY,)
+        ).fetchone()
+    value: bytes = row[0]
+    return value
+
+
+def _floor_walk(info: dict[str, Any]) -> int:
+    count = 0
+    stack = [info["path"]]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                entry.stat()
+                if entry.is_dir():
+                    stack.append(entry.path)
+                else:
+                    count += 1
+    return count
+
+
+def _host(home: Path) -> Any:
+    import chatparse  # noqa: PLC0415 -- imported in the child only, after orjson may be blocked
+
+    return chatparse.Host(home=home, env={}, platform="linux")
+
+
+def _count(conversation: Any) -> int:
+    return len(conversation.messages) + sum(_count(sub) for sub in conversation.subagents)
+
+
+def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
+    if name in {"claude-code", "codex", "copilot"}:
+        return lambda: _floor_lines(info)
+    if name == "cursor":
+        return lambda: _floor_cursor(info)
+    if name == "trae":
+        value = _trae_value(info)  # read before the clock starts: the floor is the decode alone
+        loads = _loads()
+        return lambda: len(loads(value)["list"])
+    return lambda: _floor_walk(info)
+
+
+def _prepare(name: str, role: str, home: Path, info: dict[str, Any]) -> Callable[[], int]:
+    """Import what the measurement needs and return the call to time."""
+    if role == "floor":
+        return _prepare_floor(name, info)
+    if role == "peer":
+        # Installed only in the bench session; an ImportError reports "peer unavailable".
+        peer = importlib.import_module("claude_code_log.converter")
+        return lambda: len(peer.load_transcript(Path(info["path"]), silent=True))
+    import chatparse  # noqa: PLC0415 -- see _host
+    from chatparse import decoders, registry  # noqa: PLC0415 -- see _host
+
+    host = _host(home)
+    source = SOURCE_OF[name]
+    # `import chatparse` is lazy (and timed on its own): import what the call will use before
+    # the clock starts, as the floor's decoder is.
+    registry.get_adapter(source)
+    for module in ("_json", "bigjson", "jsonl", "sqlite", "text", "value"):
+        __import__(f"{decoders.__name__}.{module}")
+    chatparse.ParsedConversation  # noqa: B018 -- imports the model
+    if name == "claude-tree":
+        return lambda: sum(1 for _ in chatparse.scan(host, sources=[source]))
+    return lambda: sum(
+        _count(conversation)
+        for conversation in chatparse.iter_conversations(host, sources=[source], errors="raise")
+    )
+
+
+def child(spec: dict[str, Any]) -> None:
+    """Run one measurement as ``spec`` says and print its figures as one JSON line."""
+    if spec["block_orjson"]:
+        _block_orjson()
+    warnings.simplefilter("ignore")
+    try:
+        run = _prepare(spec["input"], spec["role"], Path(spec["home"]), spec["info"])
+    except ImportError as exc:
+        _emit({"unavailable": f"{type(exc).__name__}: {exc}"})
+        return
+    rss_before = peak_rss()
+    profiler = cProfile.Profile() if spec.get("profile") else None
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    count = profiler.runcall(run) if profiler is not None else run()
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    if profiler is not None:
+        profiler.dump_stats(spec["profile"])
+    _emit({"cpu": cpu, "wall": wall, "count": count, "rss_before": rss_before, "rss": peak_rss()})
+
+
+def peak_rss() -> int:
+    """This process's peak resident set size in bytes, since its last ``exec``.
+
+    On Linux, ``VmHWM`` of ``/proc/self/status``: the high-water mark of this address space
+    alone. Not ``ru_maxrss`` (nor ``RUSAGE_CHILDREN`` in the parent): Linux carries the
+    high-water mark of the address space a process had before ``exec`` (the parent's, after
+    ``fork`` or ``vfork``) into ``ru_maxrss``, so a child started by a large parent would report
+    the parent's size. Elsewhere ``ru_maxrss`` is all there is (bytes on macOS, kB elsewhere).
+    """
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text(encoding="ascii", errors="replace").splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _emit(result: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+# ------------------------------------------------------------------------------------------------
+# The parent: generate, measure, compare, report
+
+
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _measure(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run one child; return its figures, or ``{"error": ...}`` / ``{"unavailable": ...}``."""
+    process = subprocess.run(  # noqa: S603 -- our own script, with our own interpreter
+        [sys.executable, str(HERE), "--child", json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = process.stdout.strip().splitlines()
+    if process.returncode or not lines:
+        tail = "\n".join(process.stderr.strip().splitlines()[-15:])
+        return {"error": f"exit {process.returncode}\n{tail}"}
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def _generate(name: str, scale: float, cache: Path, *, fresh: bool) -> tuple[Path, dict[str, Any]]:
+    folder = cache / f"{name}-scale{scale:g}-v{bench_inputs.GENERATOR_VERSION}"
+    marker = folder / "info.json"
+    if marker.exists() and not fresh:
+        info: dict[str, Any] = json.loads(marker.read_text(encoding="utf-8"))
+        return folder / "home", info
+    shutil.rmtree(folder, ignore_errors=True)
+    started = time.perf_counter()
+    # In a child, so that this process stays small (see peak_rss) and frees what it built.
+    output = subprocess.run(  # noqa: S603 -- our own script, with our own interpreter
+        [sys.executable, str(HERE.with_name("bench_inputs.py")), name, str(scale), str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    info = json.loads(output.strip().splitlines()[-1])
+    info["generated_in_s"] = round(time.perf_counter() - started, 2)
+    marker.write_text(json.dumps(info, indent=2), encoding="utf-8")
+    return folder / "home", info
+
+
+def _median(runs: list[dict[str, Any]], key: str) -> float | None:
+    values = [run[key] for run in runs if key in run]
+    return statistics.median(values) if values else None
+
+
+def bench_input(
+    name: str, home: Path, info: dict[str, Any], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Measure floor, ours (and the peer) of one input, ``args.repeat`` rounds."""
+    roles = ["floor", "ours"]
+    if name == "claude-code" and not args.no_peer:
+        roles.append("peer")
+    runs: dict[str, list[dict[str, Any]]] = {role: [] for role in roles}
+    notes: dict[str, str] = {}
+    for _ in range(args.repeat):
+        for role in list(roles):
+            spec = {
+                "input": name,
+                "role": role,
+                "home": str(home),
+                "info": info,
+                "block_orjson": args.no_orjson,
+            }
+            result = _measure(spec)
+            if "unavailable" in result or "error" in result:
+                notes[role] = result.get("unavailable") or result["error"]
+                if role == "peer":
+                    _out(f"  peer unavailable ({notes[role].splitlines()[0]}); continuing")
+                else:
+                    _out(f"  {role} failed: {notes[role]}")
+                roles.remove(role)
+                continue
+            runs[role].append(result)
+    summary: dict[str, Any] = {"input": name, "info": info, "runs": runs, "notes": notes}
+    for role, results in runs.items():
+        if results:
+            summary[role] = {
+                "cpu": _median(results, "cpu"),
+                "wall": _median(results, "wall"),
+                "rss": max(result["rss"] for result in results),
+                "rss_before": max(result["rss_before"] for result in results),
+                "count": results[-1]["count"],
+            }
+    return summary
+
+
+def bench_import(runs: int, *, block_orjson: bool, use: str = "") -> dict[str, Any]:
+    """Median time of ``import chatparse`` (then ``use``) in ``runs`` fresh interpreters.
+
+    Without orjson, ``sys.modules["orjson"] = None`` makes every ``import orjson`` raise
+    ImportError in that interpreter, exactly as when the ``fast`` extra is not installed.
+    """
+    statements = [
+        *(["import sys", "sys.modules['orjson'] = None"] if block_orjson else []),
+        "import time",
+        "t = time.perf_counter()",
+        "import chatparse",
+        *([use] if use else []),
+        "print(time.perf_counter() - t)",
+    ]
+    code = "; ".join(statements)
+    times = []
+    for _ in range(runs):
+        output = subprocess.run(  # noqa: S603 -- our own interpreter
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        times.append(float(output))
+    return {"median": statistics.median(times), "min": min(times), "max": max(times), "runs": runs}
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per target: what the table prints and the JSON keeps."""
+    rows: list[dict[str, Any]] = []
+    for summary in summaries:
+        name = summary["input"]
+        floor, ours, peer = summary.get("floor"), summary.get("ours"), summary.get("peer")
+        text, limit = TARGETS[name]
+        ratio = ours["cpu"] / floor["cpu"] if floor and ours else None
+        rows.append(
+            {
+                "key": name,
+                "input": DESCRIPTION[name],
+                "floor": floor and floor["cpu"],
+                "ours": ours and ours["cpu"],
+                "ratio": ratio,
+                "ratio_text": "-" if ratio is None else f"{ratio:.2f}x",
+                "rss": ours and ours["rss"],
+                "target": text,
+                "met": None if ratio is None else ratio <= limit,
+            }
+        )
+        if name == "claude-code":
+            text, minimum = PEER_TARGET
+            speedup = peer["cpu"] / ours["cpu"] if peer and ours else None
+            rows.append(
+                {
+                    "key": name,
+                    "input": "Claude Code vs claude-code-log",
+                    "floor": peer and peer["cpu"],
+                    "floor_is": "peer",
+                    "ours": ours and ours["cpu"],
+                    "ratio": speedup,
+                    "ratio_text": "peer unavailable" if speedup is None else f"{speedup:.2f}x",
+                    "rss": peer and peer["rss"],
+                    "target": text,
+                    "met": None if speedup is None else speedup >= minimum,
+                }
+            )
+            text, allowance = RSS_TARGET
+            size = summary["info"]["bytes"]
+            rows.append(
+                {
+                    "key": name,
+                    "input": "Claude Code peak RSS",
+                    "floor": None,
+                    "ours": None,
+                    "ratio": None,
+                    "ratio_text": f"{(ours['rss'] - size) / MB:+.0f} MB" if ours else "-",
+                    "rss": ours and ours["rss"],
+                    "target": f"{text} = {(size + allowance) / MB:.0f} MB",
+                    "met": None if not ours else ours["rss"] <= size + allowance,
+                }
+            )
+    for label, result in imports.items():
+        informative = label.startswith("then")
+        text, limit = IMPORT_TARGET
+        rows.append(
+            {
+                "key": None,
+                "input": f"import chatparse ({label})",
+                "floor": None,
+                "ours": result["median"],
+                "ratio": None,
+                "ratio_text": "-",
+                "rss": None,
+                "target": "(no target)" if informative else text,
+                "met": None if informative else result["median"] <= limit,
+            }
+        )
+    return rows
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    header = ("input", "floor", "ours", "ratio", "peak RSS", "target", "met?")
+    body = [
+        (
+            row["input"],
+            ("peer " if row.get("floor_is") == "peer" else "") + _seconds(row["floor"]),
+            _seconds(row["ours"]),
+            row["ratio_text"],
+            "-" if row["rss"] is None else f"{row['rss'] / MB:.0f} MB",
+            row["target"],
+            {True: "yes", False: "NO", None: "-"}[row["met"]],
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
+
+    def fmt(line: tuple[str, ...]) -> str:
+        return (
+            "| "
+            + " | ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+            + " |"
+        )
+
+    rule = "|" + "|".join("-" * (width + 2) for width in widths) + "|"
+    return "\n".join([fmt(header), rule, *(fmt(line) for line in body)])
+
+
+def profile(name: str, home: Path, info: dict[str, Any], args: argparse.Namespace) -> str:
+    """Run ``ours`` of one input once under cProfile; return its top functions as text."""
+    stats_path = RESULTS / f"profile-{name}.prof"
+    spec = {
+        "input": name,
+        "role": "ours",
+        "home": str(home),
+        "info": info,
+        "block_orjson": args.no_orjson,
+        "profile": str(stats_path),
+    }
+    result = _measure(spec)
+    if "error" in result:
+        return f"profile of {name} failed: {result['error']}"
+    stream = io.StringIO()
+    stats = pstats.Stats(str(stats_path), stream=stream)
+    stats.strip_dirs().sort_stats("tottime").print_stats(args.profile_top)
+    text = stream.getvalue()
+    (RESULTS / f"profile-{name}.txt").write_text(text, encoding="utf-8")
+    return text
+
+
+@contextmanager
+def _input_root(args: argparse.Namespace) -> Iterator[Path]:
+    if args.tmp:
+        with tempfile.TemporaryDirectory(prefix="chatparse-bench-") as directory:
+            yield Path(directory)
+    else:
+        yield RESULTS / "inputs"
+
+
+def _environment(args: argparse.Namespace) -> dict[str, Any]:
+    from chatparse.decoders import _json, sqlite  # noqa: PLC0415 -- only for the report
+
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "json_backend": "json" if args.no_orjson else _json.DEFAULT.name,
+        "sqlite": sqlite.backend_name(),
+        "scale": args.scale,
+        "repeat": args.repeat,
+        "time_unit": "CPU seconds of the measured call, median of the rounds",
+    }
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="input size factor (1 = issue's)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; the median counts")
+    parser.add_argument("--import-runs", type=int, default=20, help="fresh interpreters")
+    parser.add_argument("--only", nargs="+", choices=INPUTS, default=list(INPUTS))
+    parser.add_argument("--no-peer", action="store_true", help="skip claude-code-log")
+    parser.add_argument(
+        "--no-orjson", action="store_true", help="block orjson in every child (floors use json)"
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile each unmet input")
+    parser.add_argument("--profile-top", type=int, default=20, help="functions per profile")
+    parser.add_argument("--tmp", action="store_true", help="generate into a temporary directory")
+    parser.add_argument("--fresh", action="store_true", help="regenerate cached inputs")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate, measure, print the table, write the JSON."""
+    args = parse_args(argv)
+    if args.child:
+        child(json.loads(args.child))
+        return 0
+    RESULTS.mkdir(exist_ok=True)
+    environment = _environment(args)
+    _out(
+        f"python {environment['python']}, {environment['cpus']} CPUs, "
+        f"JSON {environment['json_backend']}, {environment['sqlite']}, scale {args.scale:g}, "
+        f"repeat {args.repeat}, load average {environment['load_average'][0]:.2f}"
+    )
+    summaries: list[dict[str, Any]] = []
+    homes: dict[str, tuple[Path, dict[str, Any]]] = {}
+    with _input_root(args) as root:
+        for name in args.only:
+            started = time.perf_counter()
+            home, info = _generate(name, args.scale, root, fresh=args.fresh or args.tmp)
+            homes[name] = (home, info)
+            _out(
+                f"{name}: {json.dumps({k: v for k, v in info.items() if k != 'path'})} "
+                f"(ready in {time.perf_counter() - started:.1f} s)"
+            )
+            summaries.append(bench_input(name, home, info, args))
+        imports = {
+            "orjson": bench_import(args.import_runs, block_orjson=False),
+            "no orjson": bench_import(args.import_runs, block_orjson=True),
+            # Not a target: what a first call then loads (model, registry, adapters, decoders).
+            "then first use, orjson": bench_import(
+                args.import_runs, block_orjson=False, use=FIRST_USE
+            ),
+            "then first use, no orjson": bench_import(
+                args.import_runs, block_orjson=True, use=FIRST_USE
+            ),
+        }
+        rows = _rows(summaries, imports)
+        environment["load_average_end"] = os.getloadavg()
+        _out()
+        _out(_table(rows))
+        _out(
+            f"times: CPU, median of {args.repeat}; ratio: ours / floor "
+            "(peer row: peer / ours); load average at the end "
+            f"{environment['load_average_end'][0]:.2f}"
+        )
+        profiles: dict[str, str] = {}
+        if args.profile:
+            unmet = {row["key"] for row in rows if row["met"] is False and row["key"]}
+            for name in args.only:
+                if name in unmet:
+                    _out(f"\nprofile of {name} (ours, top {args.profile_top} by own time):")
+                    profiles[name] = profile(name, *homes[name], args)
+                    _out(profiles[name])
+    report = {
+        "environment": environment,
+        "rows": rows,
+        "inputs": summaries,
+        "imports": imports,
+        "profiles": profiles,
+    }
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    for path in (RESULTS / f"results-{stamp}.json", RESULTS / "latest.json"):
+        path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    _out(f"results: {(RESULTS / f'results-{stamp}.json').relative_to(ROOT)}")
+    # Unmet targets are results, not failures; a floor or ours that could not run is one.
+    broken = [s["input"] for s in summaries if {"floor", "ours"} & set(s["notes"])]
+    if broken:
+        _out(f"measurements failed for: {', '.join(broken)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
