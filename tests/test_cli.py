@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -217,3 +218,23 @@ def test_platform_needs_home() -> None:
     result = run("--platform", "darwin", "detect")
     assert result.returncode == 2
     assert "--platform needs --home" in result.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_export_progress_only_on_a_terminal(notes: Path, tmp_path: Path) -> None:
+    """Progress (done/total, rate, ETA) goes to stderr when it is a terminal, and only then."""
+    args = cli._build_parser().parse_args(
+        ["--home", str(notes), "--source", "notes", "export", "--out", str(tmp_path / "a")]
+    )
+    terminal = _Terminal()
+    assert cli._export(args, io.StringIO(), terminal) == 0
+    assert "2/2 conversations" in terminal.getvalue()
+    assert "ETA" in terminal.getvalue()
+    args.out = tmp_path / "b"
+    piped = io.StringIO()
+    assert cli._export(args, io.StringIO(), piped) == 0
+    assert piped.getvalue() == ""
