@@ -297,15 +297,7 @@ class ClaudeCodeAdapter:
         if agents:
             locator["legacy_agents"] = "\n".join(str(agent) for agent in agents)
         watched = [*_new_layout_agents(path), *agents]
-        return ConversationMeta(
-            source=self.name,
-            id=path.stem,
-            path=str(path),
-            size=stat.st_size,
-            mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
-            fingerprint=_fingerprint(stat, watched),
-            locator=locator,
-        )
+        return self._file_meta(path, stat, _fingerprint(stat, watched), locator)
 
     def _standalone_agent_meta(self, path: Path) -> ConversationMeta:
         stat = path.stat()
@@ -315,15 +307,7 @@ class ClaudeCodeAdapter:
             locator["parent_session"] = parent
         if any(_is_warmup_prompt(record) for record in _head_records(path)):
             locator["warmup"] = "true"
-        return ConversationMeta(
-            source=self.name,
-            id=path.stem,
-            path=str(path),
-            size=stat.st_size,
-            mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
-            fingerprint=_fingerprint(stat, ()),
-            locator=locator,
-        )
+        return self._file_meta(path, stat, _fingerprint(stat, ()), locator)
 
     def _subagent_meta(
         self, path: Path, parent_id: str, parent: _Transcript, agent: _Transcript
@@ -342,14 +326,27 @@ class ClaudeCodeAdapter:
             locator["tool_use_id"] = parent.agent_tool_uses[agent_id]
         if agent.is_warmup():
             locator["warmup"] = "true"
+        return self._file_meta(
+            path, stat, _fingerprint(stat, ()), locator, title=locator.get("description")
+        )
+
+    def _file_meta(
+        self,
+        path: Path,
+        stat: os.stat_result,
+        fingerprint: str,
+        locator: dict[str, str],
+        title: str | None = None,
+    ) -> ConversationMeta:
+        """A conversation that is one file: its id is the file name, size and time its stat."""
         return ConversationMeta(
             source=self.name,
             id=path.stem,
             path=str(path),
             size=stat.st_size,
             mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
-            fingerprint=_fingerprint(stat, ()),
-            title=locator.get("description"),
+            fingerprint=fingerprint,
+            title=title,
             locator=locator,
         )
 
