@@ -740,6 +740,11 @@ class _Transcript:
         is_error = block.get("is_error") if isinstance(block.get("is_error"), bool) else None
         call = self.calls.get(call_id) if call_id is not None else None
         if call is None or call_id is None:
+            if structured is not None:
+                # The orphan's text becomes a message; its structured form has no call to go to.
+                self.warnings.append(
+                    f"the structured result of orphan tool result {call_id} was not kept"
+                )
             return output
         if not call.answered:  # a second result for one call is a replay: the first stays
             call.output, call.is_error, call.answered = output, is_error, True
