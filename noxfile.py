@@ -134,6 +134,25 @@ def build(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHONS[0], default=False)
+def fuzz(session: nox.Session) -> None:
+    """The robustness tests with a large budget: ``nox -s fuzz -- 2000`` tries 2000 per adapter.
+
+    With the budget set, the truncation tests try every byte-prefix of every JSON and JSON Lines
+    fixture (about 128,000) instead of a sample.
+    """
+    session.install(".[fast]", *TEST_DEPS)
+    examples = session.posargs[0] if session.posargs else "1000"
+    session.run(
+        "pytest",
+        "tests/robustness",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-show-statistics",
+        env={"CHATPARSE_FUZZ_EXAMPLES": examples},
+    )
+
+
+@nox.session(python=PYTHONS[0], default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks: our readers against the bare loops they wrap, as ratios (not part of CI).
 

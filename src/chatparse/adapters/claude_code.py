@@ -629,7 +629,10 @@ class _Transcript:
                 return True
             self.reused[uuid].append(line.line_no)
             uuid = record["uuid"] = f"{uuid}~line{line.line_no}"
-        shape = hash((record["type"], record.get("timestamp"), self.resolve(parent), length))
+        # A timestamp that is a list or object is unhashable: hashed by its repr instead.
+        stamp = record.get("timestamp")
+        stamp = stamp if isinstance(stamp, str | None) else repr(stamp)
+        shape = hash((record["type"], stamp, self.resolve(parent), length))
         for original, offset in self.shapes.get(shape, ()):
             if self.same_record(offset, record):
                 self.up[uuid] = original
@@ -682,7 +685,7 @@ class _Transcript:
     def user(self, line: Line, record: dict[str, Any]) -> None:
         """A prompt, injected harness text, a command, or the results of tool calls."""
         content = record["message"].get("content")
-        blocks: list[Any] = [content] if isinstance(content, str) else list(content or [])
+        blocks = _blocks(content)
         texts, images, orphans = self.user_blocks(blocks, record.get("toolUseResult"))
         self.note_agent_spawn(record, blocks)
         kind, text = _read_user_text("\n\n".join(texts), record)
@@ -789,7 +792,7 @@ class _Transcript:
             draft.usage_raw = usage  # the last copy is the complete one
         self.used += 1
         content = message.get("content")
-        for block in [content] if isinstance(content, str) else list(content or []):
+        for block in _blocks(content):
             self.assistant_block(draft, block)
 
     def continued_response(
@@ -982,6 +985,17 @@ def _is_warmup_prompt(record: Mapping[str, Any]) -> bool:
         and isinstance(message, dict)
         and message.get("content") == _WARMUP
     )
+
+
+def _blocks(content: object) -> list[Any]:
+    """A message's content as a list of blocks: a lone string or object is one block.
+
+    ``list(content or [])`` crashed on a number (``TypeError``) and turned an object into its keys,
+    read as text; anything that is not a list is now one block, counted if of an odd kind.
+    """
+    if isinstance(content, list):
+        return list(content)
+    return [] if content is None else [content]
 
 
 def _is_result(block: Any) -> bool:

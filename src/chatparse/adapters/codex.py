@@ -876,7 +876,10 @@ class _Thread:
         read = _ITEMS.get(kind) if isinstance(kind, str) else None
         if read is not None:
             return read(self, item, ident)
-        return f"response_item/{kind}" if kind in SKIPPED_ITEMS else UNKNOWN
+        # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
+        return (
+            f"response_item/{kind}" if isinstance(kind, str) and kind in SKIPPED_ITEMS else UNKNOWN
+        )
 
     def server_compaction(self, _item: dict[str, Any], ident: str) -> _Outcome:
         """Compaction done by the server: where it happened is known, its summary is encrypted."""
@@ -981,7 +984,8 @@ class _Thread:
         read = _EVENTS.get(kind) if isinstance(kind, str) else None
         if read is not None:
             return read(self, event, ident)
-        return f"event_msg/{kind}" if kind in SKIPPED_EVENTS else UNKNOWN
+        # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
+        return f"event_msg/{kind}" if isinstance(kind, str) and kind in SKIPPED_EVENTS else UNKNOWN
 
     def agent_message(self, event: dict[str, Any], ident: str) -> _Outcome:
         message = event.get("message")

@@ -1135,7 +1135,8 @@ class _Transcript:
     def event(self, event: dict[str, Any], line_no: int) -> bool:
         """Read one event; return whether it was known (used or skipped)."""
         kind, data = event.get("type"), event.get("data")
-        if kind in SKIPPED_EVENTS:
+        # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
+        if isinstance(kind, str) and kind in SKIPPED_EVENTS:
             self.ledger.skip(f"transcript event: {kind}")
             return True
         read = _EVENTS.get(kind) if isinstance(kind, str) else None

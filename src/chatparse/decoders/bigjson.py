@@ -7,7 +7,8 @@ wheels include for the common platforms, and ijson's pure-Python backend otherwi
 What is yielded follows the same string rules as :mod:`chatparse.decoders.jsonl`: invalid UTF-8
 and lone surrogate escapes become U+FFFD, and non-integral numbers are ``float``, never
 ``Decimal``. A document that ends early or goes wrong yields the items before the damage and then
-one :class:`Malformed`, never an exception.
+one :class:`Malformed`, never an exception. Nesting deeper than 1024 levels (the limit of
+:mod:`chatparse.decoders.jsonl`) is such damage: ijson's memory grows with the square of the depth.
 
 A number right at the point where a truncated document ends is yielded as far as it goes (``10``
 cut after its first digit reads as ``1``), as no parser can tell; the :class:`Malformed` after it
@@ -29,6 +30,7 @@ import ijson
 from attrs import frozen
 
 from chatparse.decoders._files import Source, open_binary
+from chatparse.decoders._json import MAX_DEPTH
 
 __all__ = ["Item", "Malformed", "Source", "backend_name", "iter_items", "iter_kvitems"]
 
@@ -59,6 +61,11 @@ _ESCAPE = re.compile(
 _UNFINISHED_ESCAPE = re.compile(r"\\[\\uU0-9a-fA-F]*\Z")
 _TAIL = 64
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+# For the depth guard: escapes, every byte but quotes and brackets, and innermost pairs.
+_ESCAPE_BYTES = re.compile(rb"\\.", re.DOTALL)
+_NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in b'"[]{}')
+_PAIR = re.compile(rb"\[\]|\{\}")
+_TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 
 @frozen
@@ -142,10 +149,86 @@ def _parse(stream: IO[bytes], prefix: str, *, kv: bool) -> Iterator[Item | Malfo
         else:
             for index, item in enumerate(_backend.items(reader, prefix, use_float=True)):
                 yield Item(index, item)
+    except _TooDeepError:
+        yield Malformed(reader.consumed, _TOO_DEEP)
     except ijson.JSONError as exc:
         # yajl appends a picture of the context on further lines; the first line is the reason.
         lines = str(exc).strip().splitlines()
         yield Malformed(reader.consumed, lines[0] if lines else "not valid JSON")
+
+
+class _TooDeepError(Exception):
+    """The document nests deeper than :data:`MAX_DEPTH`; raised by the reader to stop ijson."""
+
+
+class _DepthGuard:
+    """Follows the nesting depth of the bytes handed to ijson, and stops them past the limit.
+
+    ijson keeps the prefix of every open level, each as long as the path to it, so its memory
+    grows with the square of the depth: a document nested 100,000 deep took over 20 GB and was
+    killed by the kernel. Stopping at the limit jsonl already applies keeps it to a few MB.
+    Strings are cut out and bracket pairs folded with C-speed steps; only a chunk that may go
+    past the limit is walked byte by byte.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.tripped = False
+
+    def feed(self, chunk: bytes) -> bytes:
+        """Account for ``chunk`` (never cut inside an escape); return what ijson may read of it.
+
+        Past the limit, that is the part before the first byte too deep, and the next call
+        raises :class:`_TooDeepError`, so the items before the damage are still yielded.
+        """
+        if self.tripped:
+            raise _TooDeepError
+        start_depth, start_in_string = self.depth, self.in_string
+        plain = _ESCAPE_BYTES.sub(b"", chunk) if b"\\" in chunk else chunk
+        # Split at quotes: every other piece is inside a string (escaped quotes are gone).
+        pieces = plain.translate(None, _NOT_STRUCTURE).split(b'"')
+        structure = b"".join(pieces[1::2] if self.in_string else pieces[::2])
+        self.in_string ^= len(pieces) % 2 == 0
+        opens = structure.count(b"[") + structure.count(b"{")
+        self.depth += 2 * opens - len(structure)
+        if start_depth + opens <= MAX_DEPTH:
+            return chunk
+        folds, rest = 0, structure
+        while folds <= MAX_DEPTH and (folded := _PAIR.sub(b"", rest)) != rest:
+            folds, rest = folds + 1, folded
+        # Every folded pair lies above at most all the opening brackets left after folding.
+        if start_depth + rest.count(b"[") + rest.count(b"{") + folds <= MAX_DEPTH:
+            return chunk
+        cut = _too_deep_at(chunk, start_depth, in_string=start_in_string)
+        if cut is None:
+            return chunk
+        self.tripped = True
+        if cut == 0:
+            raise _TooDeepError  # an empty read would tell ijson the document ended
+        return chunk[:cut]
+
+
+def _too_deep_at(chunk: bytes, depth: int, *, in_string: bool) -> int | None:
+    """Where in ``chunk`` the nesting first goes past the limit, walked byte by byte."""
+    escaped = False
+    for index, byte in enumerate(chunk):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in b"[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return index
+        elif byte in b"]}":
+            depth -= 1
+    return None
 
 
 class _RepairingReader:
@@ -160,6 +243,7 @@ class _RepairingReader:
         self._read = stream.read
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._held = ""
+        self._guard = _DepthGuard()
         self.consumed = 0
 
     def read(self, size: int = _READ_SIZE) -> bytes:
@@ -179,10 +263,12 @@ class _RepairingReader:
             self._held = text[cut:]
             ready = text[:cut]
             if ready or not raw:
-                # Most chunks hold no \u escape at all; only those need the (slower) rewrite.
-                if "\\u" not in ready:
-                    return ready.encode()
-                return _ESCAPE.sub(_keep_or_replace, ready).encode()
+                # Most chunks hold no surrogate escape at all; only those need the rewrite.
+                if _MAYBE_SURROGATE.search(ready) is None:
+                    out = ready.encode()
+                else:
+                    out = _ESCAPE.sub(_keep_or_replace, ready).encode()
+                return self._guard.feed(out)
 
 
 def _unfinished_escape(text: str) -> int | None:

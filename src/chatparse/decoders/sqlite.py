@@ -155,10 +155,11 @@ class Snapshot:
 
     def tables(self) -> frozenset[str]:
         """Return the names of the tables, to tell which version of a format this database has."""
-        rows = self._batch(
-            "sqlite_master", "SELECT 0, name FROM sqlite_master WHERE type = 'table'", ()
-        )
-        return frozenset(_decode(name) for _, name in rows)  # type: ignore[misc]  # names are TEXT
+        # Read in batches like any table: one _batch stops at the batch limits, and under load
+        # the 5 ms limit cut the list after its first name, so a table that was there looked
+        # missing (Cursor then raised "no cursorDiskKV table" for a sound database).
+        rows = self.iter_rows("sqlite_master", ("name",), where="type = 'table'")
+        return frozenset(str(row.values[0]) for row in rows)
 
     def get(
         self,

@@ -1,0 +1,1 @@
+"""Robustness tests: fuzzed records, truncated files, hostile inputs, concurrent writers."""

@@ -1,0 +1,325 @@
+"""Hostile inputs: huge lines, absurd nesting, broken encodings, loops, races, impostor files."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import threading
+import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+import chatparse
+from chatparse.decoders import jsonl
+from chatparse.errors import SourceUnavailableError
+from chatparse.model import ParsedConversation
+from chatparse.testing import Case
+from robustness._support import case_home, cases_of, check_all, host_for, run_adapter
+
+GIB: Final = 1 << 30
+MIB: Final = 1 << 20
+_PLACEHOLDER: Final = "\x00chatparse-payload\x00"
+
+# One case per adapter and container kind, each holding real-shaped records to sit beside.
+CASES: Final = {
+    "claude-code": "tool-pairing",
+    "codex": "modern-rollout",
+    "codex-json": "typescript-json-document",
+    "copilot": "log-append-and-rewrite",
+    "copilot-json": "json-versions",
+    "copilot-db": "legacy-interactive-sessions",
+    "cursor": "heads-and-global-bubbles",
+    "trae": "turn-order-and-timestamps",
+}
+
+PAYLOADS: Final = {
+    "deep-arrays": b"[" * 100_000 + b"]" * 100_000,
+    "deep-objects": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "invalid-utf8": b'{"type":"user","text":"\xff\xfe\xc3 \xed\xa0\x80 end"}',
+    "bom-mid-file": b'\xef\xbb\xbf{"type":"user","message":{"role":"user","content":"bom"}}',
+    "nul": b'{"type":"user","text":"a\x00b"}\x00\x00',
+    "rtl-and-emoji": '{"type":"user","text":"\u202e\U0001f469\u200d\U0001f4bb\u200f"}'.encode(),
+}
+
+
+def _case(key: str) -> Case:
+    adapter = key.partition("-")[0] if key.endswith(("-json", "-db")) else key
+    name = f"{adapter}/{CASES[key]}"
+    return next(case for case in cases_of(adapter) if case.name == name)
+
+
+def _records_file(home: Path) -> Path | None:
+    """The largest conversation file (not ``workspace.json``) of a home, if it has one."""
+    files = [
+        path
+        for path in home.rglob("*")
+        if path.is_file() and path.suffix in {".jsonl", ".json"} and path.name != "workspace.json"
+    ]
+    return max(files, key=lambda path: path.stat().st_size, default=None)
+
+
+def _into_first_list(value: Any) -> Any:
+    """``value`` with the placeholder added to its first (breadth-first) list of objects."""
+    queue = [value]
+    while queue:
+        node = queue.pop(0)
+        children = (
+            list(node.values())
+            if isinstance(node, dict)
+            else node
+            if isinstance(node, list)
+            else []
+        )
+        if isinstance(node, list) and any(isinstance(item, dict) for item in node):
+            node.insert(min(1, len(node)), _PLACEHOLDER)
+            return value
+        queue.extend(children)
+    return [value, _PLACEHOLDER]
+
+
+def _embed(raw: bytes, payload: bytes) -> bytes:
+    """A JSON document with ``payload`` as one more item of its first list of objects."""
+    text = json.dumps(_into_first_list(json.loads(raw))).encode()
+    return text.replace(json.dumps(_PLACEHOLDER).encode(), payload)
+
+
+def inject(home: Path, payload: bytes) -> str:
+    """Put ``payload`` among the records of the home's conversation store; say where."""
+    target = _records_file(home)
+    if target is not None and target.suffix == ".jsonl":
+        lines = target.read_bytes().splitlines(keepends=True)
+        target.write_bytes(b"".join([*lines[:1], payload + b"\n", *lines[1:]]))
+        return str(target)
+    if target is not None:
+        target.write_bytes(_embed(target.read_bytes(), payload))
+        return str(target)
+    for db in sorted(home.rglob("*.vscdb")):
+        with closing(sqlite3.connect(db, isolation_level=None)) as connection:
+            connection.text_factory = bytes
+            tables = [
+                row[0].decode()
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            ]
+            for table in tables:
+                biggest = connection.execute(
+                    f'SELECT rowid, value FROM "{table}" ORDER BY length(value) DESC LIMIT 1'  # noqa: S608 -- test tables
+                ).fetchone()
+                if biggest is None:
+                    continue
+                try:
+                    new = _embed(biggest[1], payload)
+                except (TypeError, ValueError):
+                    new = payload
+                connection.execute(
+                    f'UPDATE "{table}" SET value = CAST(? AS TEXT) WHERE rowid = ?',  # noqa: S608 -- ditto
+                    (new, biggest[0]),
+                )
+    return "databases"
+
+
+@contextmanager
+def home_of(key: str) -> Iterator[tuple[Case, Path]]:
+    """A temporary copy of the key's case, databases materialized."""
+    case = _case(key)
+    with (
+        tempfile.TemporaryDirectory(prefix="chatparse-hostile-") as tmp,
+        case_home(case, Path(tmp)) as home,
+    ):
+        yield case, home
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+@pytest.mark.parametrize("key", CASES)
+def test_hostile_record_among_real_ones(key: str, payload: str) -> None:
+    """A hostile record among real ones parses without raising, and every invariant holds."""
+    with home_of(key) as (case, home):
+        before = run_adapter(case, home)
+        inject(home, PAYLOADS[payload])
+        after = run_adapter(case, home)
+        check_all(after)
+        lost = {c.id for c in before} - {c.id for c in after}
+        # One JSON value holding many sessions (Trae's store) cannot be read past a syntax error
+        # or the depth limit: the sessions after it are lost, and a warning says so.
+        warnings = [w for c in after for w in c.diagnostics.warnings]
+        assert not lost or any("cannot be read" in warning for warning in warnings), lost
+
+
+def _counted_peak(work: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_gigabyte_line_from_a_pipe_costs_bounded_memory() -> None:
+    """A 1 GiB line from a pipe is reported malformed; peak memory stays far below its size."""
+    read_end, write_end = os.pipe()
+    piece = b'{"type":"user","text":"' + b"x" * (MIB - 30)
+
+    def produce() -> None:
+        with open(write_end, "wb") as out:  # noqa: PTH123 -- a pipe descriptor, not a path
+            out.writelines(piece for _ in range(GIB // len(piece) + 1))
+            out.write(b'"}\n{"type":"after"}\n')
+
+    writer = threading.Thread(target=produce)
+    writer.start()
+    records: list[jsonl.Line | jsonl.Malformed] = []
+    with open(read_end, "rb") as stream:  # noqa: PTH123 -- ditto
+        peak = _counted_peak(lambda: records.extend(jsonl.iter_lines(stream)))
+    writer.join()
+    assert [type(record).__name__ for record in records] == ["Malformed", "Line"]
+    assert isinstance(records[0], jsonl.Malformed)
+    assert records[0].end_offset > GIB
+    assert peak < 2 * jsonl.MAX_LINE_BYTES + 16 * MIB
+
+
+def test_a_gigabyte_line_in_a_session_file_costs_bounded_memory() -> None:
+    """A Claude Code session with a 1 GiB line (sparse) parses its other lines, memory bounded."""
+    with home_of("claude-code") as (case, home):
+        session = _records_file(home)
+        assert session is not None
+        lines = session.read_bytes().splitlines(keepends=True)
+        with session.open("wb") as out:
+            out.write(lines[0])
+            out.seek(GIB, os.SEEK_CUR)  # a hole of NUL bytes: one line of 1 GiB, never on disk
+            out.write(b"\n" + b"".join(lines[1:]))
+        conversations: list[ParsedConversation] = []
+        peak = _counted_peak(lambda: conversations.extend(run_adapter(case, home)))
+        check_all(conversations)
+        (conversation,) = conversations
+        assert conversation.diagnostics.malformed == 1
+        assert len(conversation.messages) > 1
+        assert peak < 2 * jsonl.MAX_LINE_BYTES + 16 * MIB
+
+
+# --- the source tree itself ----------------------------------------------------------------------
+
+TREE_CASES: Final = ("claude-code", "codex", "copilot", "copilot-json", "cursor", "trae")
+
+
+def _session_dir(home: Path) -> Path:
+    target = _records_file(home)
+    if target is not None:
+        return target.parent
+    return max(home.rglob("state.vscdb"), key=lambda path: len(path.parts)).parent
+
+
+@pytest.mark.parametrize("key", TREE_CASES)
+def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
+    """Self-links, a two-link cycle and a link to an ancestor are passed over; data still parses."""
+    with home_of(key) as (case, home):
+        expected = {c.id for c in run_adapter(case, home)}
+        folder = _session_dir(home)
+        (folder / "self.jsonl").symlink_to(folder / "self.jsonl")
+        (folder / "a.json").symlink_to(folder / "b.json")
+        (folder / "b.json").symlink_to(folder / "a.json")
+        (folder / "up").symlink_to(folder.parent)
+        (folder / "state.vscdb-loop").symlink_to(folder / "state.vscdb-loop")
+        conversations = run_adapter(case, home)
+        check_all(conversations)
+        assert {c.id for c in conversations} >= expected
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+@pytest.mark.parametrize("key", TREE_CASES)
+def test_unreadable_files_and_folders_are_reported_and_the_scan_goes_on(key: str) -> None:
+    """An unreadable folder is passed over; an unreadable store raises SourceUnavailableError."""
+    with home_of(key) as (case, home):
+        folder = _session_dir(home)
+        locked = folder.parent / "locked"
+        locked.mkdir()
+        locked.chmod(0)
+        try:
+            check_all(run_adapter(case, home))
+            adapter = chatparse.get_adapter(case.adapter)
+            found = adapter.detect(host_for(case, home))
+            assert found is not None
+            metas = list(adapter.scan(found))
+            for meta in metas:
+                Path(meta.path).chmod(0)
+            for meta in metas:
+                with pytest.raises(SourceUnavailableError):
+                    adapter.parse(meta)
+        finally:
+            locked.chmod(0o700)
+
+
+@pytest.mark.parametrize("change", ["truncate", "empty", "replace", "delete", "not-sqlite"])
+@pytest.mark.parametrize("key", TREE_CASES)
+def test_a_store_changed_between_scan_and_parse(key: str, change: str) -> None:
+    """A store truncated, emptied, replaced or deleted after the scan parses or is unavailable."""
+    with home_of(key) as (case, home):
+        adapter = chatparse.get_adapter(case.adapter)
+        found = adapter.detect(host_for(case, home))
+        assert found is not None
+        metas = list(adapter.scan(found))
+        assert metas
+        for path in {Path(meta.path) for meta in metas}:
+            raw = path.read_bytes()
+            if change == "truncate":
+                path.write_bytes(raw[: len(raw) // 2])
+            elif change == "empty":
+                path.write_bytes(b"")
+            elif change == "replace":
+                path.with_name("new").write_bytes(raw[len(raw) // 3 :])
+                path.with_name("new").replace(path)
+            elif change == "delete":
+                path.unlink()
+            else:
+                path.write_bytes(b"SQLite format 2\x00" + os.urandom(200))
+        unnamed: list[str] = []
+        for meta in metas:
+            try:
+                conversation = adapter.parse(meta)
+            except SourceUnavailableError as exc:
+                if meta.path not in str(exc):
+                    unnamed.append(str(exc))
+            else:
+                check_all([conversation])
+        assert unnamed == []
+
+
+@pytest.mark.parametrize("key", TREE_CASES)
+def test_a_session_file_that_is_a_directory(key: str) -> None:
+    """A folder named like a session file or a database is passed over; the rest parses."""
+    with home_of(key) as (case, home):
+        expected = {c.id for c in run_adapter(case, home)}
+        folder = _session_dir(home)
+        for name in (
+            "rollout-2026-01-02T10-15-00-019b7c2e-0000-7d3e-9b21-6f0c8e1d2aff.jsonl",
+            "dddddddd-0000-4ddd-8ddd-0000000000ff.jsonl",
+            "x.json",
+            "agent-ff.jsonl",
+        ):
+            (folder / name).mkdir()
+        sibling = folder.parent / "ffffffffffffffffffffffffffffffff"
+        (sibling / "state.vscdb").mkdir(parents=True)
+        conversations = run_adapter(case, home)
+        check_all(conversations)
+        assert {c.id for c in conversations} >= expected
+
+
+@pytest.mark.parametrize("key", ["cursor", "trae", "copilot-db"])
+def test_a_database_that_is_not_sqlite(key: str) -> None:
+    """Each state.vscdb replaced by other bytes: scan passes over it; parse_path says not a DB.
+
+    Copilot reads single session files only, so its ``parse_path`` is not asked about a database.
+    """
+    with home_of(key) as (case, home):
+        dbs = sorted(home.rglob("state.vscdb"))
+        assert dbs
+        for db in dbs:
+            db.write_bytes(b"{" + os.urandom(4096))
+        check_all(run_adapter(case, home))
+        if case.adapter == "copilot":
+            return
+        with pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+            chatparse.parse_path(dbs[0], source=case.adapter)
