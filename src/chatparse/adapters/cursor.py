@@ -713,20 +713,7 @@ def _read_inline(
     snapshot: Snapshot, meta: ConversationMeta, adapter: CursorAdapter
 ) -> ParsedConversation:
     """A late-2024 composer whose bubbles are inline in the workspace's composer list."""
-    composers = _get_json(snapshot, ITEM_TABLE, COMPOSER_LIST)
-    entries = composers.get("allComposers") if isinstance(composers, dict) else None
-    entry = next(
-        (
-            e
-            for e in (entries if isinstance(entries, list) else ())
-            if isinstance(e, dict) and e.get("composerId") == meta.id
-        ),
-        None,
-    )
-    if entry is None:
-        raise SourceUnavailableError(
-            meta.path, f"composer {meta.id} is no longer in {COMPOSER_LIST}", "Scan again."
-        )
+    entry = _listed_entry(snapshot, meta, COMPOSER_LIST, ("allComposers", "composerId"), "composer")
     ledger = _Ledger()
     ledger.use()
     builder = _Builder(meta.id, ledger)
@@ -747,20 +734,7 @@ def _read_tab(
 ) -> ParsedConversation:
     """A tab of the legacy chat pane: bubbles of type ``"user"`` and ``"ai"``, in array order."""
     key = meta.locator.get("key", LEGACY_CHATS[0])
-    chat = _get_json(snapshot, ITEM_TABLE, key)
-    tabs = chat.get("tabs") if isinstance(chat, dict) else None
-    tab = next(
-        (
-            t
-            for t in (tabs if isinstance(tabs, list) else ())
-            if isinstance(t, dict) and t.get("tabId") == meta.id
-        ),
-        None,
-    )
-    if tab is None:
-        raise SourceUnavailableError(
-            meta.path, f"chat tab {meta.id} is no longer in {key}", "Scan again."
-        )
+    tab = _listed_entry(snapshot, meta, key, ("tabs", "tabId"), "chat tab")
     ledger = _Ledger()
     ledger.use()
     builder = _Builder(meta.id, ledger)
@@ -772,6 +746,24 @@ def _read_tab(
         adapter,
         title=_clean_title(tab.get("chatTitle")),
         updated_at=_time(tab.get("lastSendTime")),
+    )
+
+
+def _listed_entry(
+    snapshot: Snapshot, meta: ConversationMeta, key: str, fields: tuple[str, str], what: str
+) -> dict[str, Any]:
+    """The entry for ``meta.id`` in the list ``fields[0]`` of the JSON value at ``key``.
+
+    ``fields[1]`` is the id field of each entry. A conversation listed by scan but gone by now
+    raises :class:`SourceUnavailableError`: the caller should scan again.
+    """
+    holder = _get_json(snapshot, ITEM_TABLE, key)
+    entries = holder.get(fields[0]) if isinstance(holder, dict) else None
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, dict) and entry.get(fields[1]) == meta.id:
+            return entry
+    raise SourceUnavailableError(
+        meta.path, f"{what} {meta.id} is no longer in {key}", "Scan again."
     )
 
 
