@@ -564,6 +564,16 @@ def _span(record: jsonl.Line) -> tuple[int, int]:
     return record.offset, record.end_offset
 
 
+def _unique_id(taken: set[str], wanted: str) -> str:
+    """``wanted``, or ``wanted#2``, ``#3``… when taken: message ids must be unique; remember it."""
+    ident, n = wanted, 1
+    while ident in taken:
+        n += 1
+        ident = f"{wanted}#{n}"
+    taken.add(ident)
+    return ident
+
+
 def _apply(state: dict[str, Any], kind: int, entry: dict[str, Any]) -> str | None:
     """Apply one Set, Push or Delete entry to ``state`` in place; say why not, if it cannot.
 
@@ -789,14 +799,6 @@ class _Session:
             else:
                 self.ledger.keep(f"requests[{index}]", None, jsonvalue.encode(request))
 
-    def _unique(self, wanted: str) -> str:
-        ident, n = wanted, 1
-        while ident in self.ids:
-            n += 1
-            ident = f"{wanted}#{n}"
-        self.ids.add(ident)
-        return ident
-
     def request(self, index: int, request: dict[str, Any]) -> None:
         """One turn: the user message, the answer, and a notice if it was cancelled or failed."""
         self.ledger.use()
@@ -805,7 +807,7 @@ class _Session:
             or as_text(request.get("providerRequestId"))  # sessions of early 2023
             or f"request-{index}"
         )
-        user = _Draft(id=self._unique(request_id), role="user", request_id=request_id)
+        user = _Draft(id=_unique_id(self.ids, request_id), role="user", request_id=request_id)
         user.timestamp = _ms(request.get("timestamp"))
         prompt = _request_text(request.get("message"))
         user.pieces.append(prompt)
@@ -829,13 +831,13 @@ class _Session:
             self.ledger.keep(f"requests[{index}].response", None, jsonvalue.encode(parts))
         _fill_from_rounds(answer, dig(request, "result", "metadata"), self.ledger.warnings)
         if answer.has_content() or answer.usage is not None:
-            answer.id = self._unique(answer.id)
+            answer.id = _unique_id(self.ids, answer.id)
             self.drafts.append(answer)
         notice = _outcome_notice(request)
         if notice is not None:
             self.drafts.append(
                 _Draft(
-                    id=self._unique(f"{request_id}/state"),
+                    id=_unique_id(self.ids, f"{request_id}/state"),
                     role="system",
                     kind="notice",
                     pieces=[notice],
@@ -1124,14 +1126,6 @@ class _Transcript:
         self.first_prompt: str | None = None
         self.ids: set[str] = set()
 
-    def _unique(self, wanted: str) -> str:
-        ident, n = wanted, 1
-        while ident in self.ids:
-            n += 1
-            ident = f"{wanted}#{n}"
-        self.ids.add(ident)
-        return ident
-
     def event(self, event: dict[str, Any], line_no: int) -> bool:
         """Read one event; return whether it was known (used or skipped)."""
         kind, data = event.get("type"), event.get("data")
@@ -1159,7 +1153,7 @@ class _Transcript:
         content = data.get("content")
         if not isinstance(content, str):
             return False
-        draft = _Draft(id=self._unique(at.id), role="user", timestamp=at.timestamp)
+        draft = _Draft(id=_unique_id(self.ids, at.id), role="user", timestamp=at.timestamp)
         draft.pieces.append(content)
         self.drafts.append(draft)
         if self.first_prompt is None and content.strip():
@@ -1167,7 +1161,7 @@ class _Transcript:
         return True
 
     def assistant_message(self, data: dict[str, Any], at: _Where) -> bool:
-        draft = _Draft(id=self._unique(at.id), role="assistant", timestamp=at.timestamp)
+        draft = _Draft(id=_unique_id(self.ids, at.id), role="assistant", timestamp=at.timestamp)
         draft.pieces.append(as_text(data.get("content")) or "")
         for request in data.get("toolRequests") or ():
             call = self._call(request, at.line_no)
