@@ -14,8 +14,9 @@ Closed sets of values are listed in :data:`ROLES` and :data:`MESSAGE_KINDS`.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeAlias
@@ -83,8 +84,8 @@ _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    if value is None:
-        return None
+    if value is None or (value.__class__ is datetime and value.tzinfo is UTC):
+        return value  # the common case, from adapters: already a UTC datetime
     if not isinstance(value, datetime):  # reachable from untyped callers, such as plugins
         msg = f"expected a datetime or None, got {type(value).__name__}"  # type: ignore[unreachable]
         raise TypeError(msg)
@@ -99,13 +100,47 @@ def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
+@functools.lru_cache(maxsize=64)
+def _is_source_name(value: str) -> bool:
+    # Cached: a scan builds one ConversationMeta per file, all with the same few source names.
+    return _SOURCE_NAME.fullmatch(value) is not None
+
+
 def _source_name(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if not _SOURCE_NAME.fullmatch(value):
+    if not _is_source_name(value):
         msg = f"{attribute.name} must be lower-case letters, digits and '-', got {value!r}"
         raise ValueError(msg)
 
 
-_optional_count = attrs.validators.optional(attrs.validators.ge(0))
+# Validators are plain functions rather than attrs' composable ones (``optional(ge(0))`` is two
+# calls per field): adapters build a model object per message, and these checks are on that path.
+def _optional_count(
+    _instance: object, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is not None and value < 0:
+        msg = f"{attribute.name} must be None or >= 0, got {value!r}"
+        raise ValueError(msg)
+
+
+def _count(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        msg = f"{attribute.name} must be >= 0, got {value!r}"
+        raise ValueError(msg)
+
+
+def _one_of(options: tuple[str, ...]) -> Callable[[object, attrs.Attribute[str], str], None]:
+    allowed = frozenset(options)
+
+    def validate(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+        try:
+            known = value in allowed
+        except TypeError:  # unhashable, from an untyped caller
+            known = False
+        if not known:
+            msg = f"{attribute.name} must be one of {options!r}, got {value!r}"
+            raise ValueError(msg)
+
+    return validate
 
 
 # One named converter per element type: mypy's attrs plugin types the constructor argument from
@@ -253,7 +288,7 @@ class Message:
 
     id: str
     """Unique within the conversation and the same on every parse of the same input."""
-    role: Role = field(validator=attrs.validators.in_(ROLES))
+    role: Role = field(validator=_one_of(ROLES))
     parent_id: str | None = None
     text: str = ""
     """The visible text, with wrappers and image payloads removed; may be empty."""
@@ -267,7 +302,7 @@ class Message:
     usage: Usage | None = None
     request_id: str | None = None
     is_sidechain: bool = False
-    kind: MessageKind = field(default="message", validator=attrs.validators.in_(MESSAGE_KINDS))
+    kind: MessageKind = field(default="message", validator=_one_of(MESSAGE_KINDS))
 
     @property
     def has_tool_use(self) -> bool:
@@ -301,10 +336,10 @@ class Diagnostics:
     .. versionadded:: 0.1
     """
 
-    records_seen: int = field(default=0, validator=attrs.validators.ge(0))
-    records_used: int = field(default=0, validator=attrs.validators.ge(0))
+    records_seen: int = field(default=0, validator=_count)
+    records_used: int = field(default=0, validator=_count)
     """Records that went into messages or conversation metadata."""
-    malformed: int = field(default=0, validator=attrs.validators.ge(0))
+    malformed: int = field(default=0, validator=_count)
     skipped: Mapping[str, int] = field(factory=dict, converter=_read_only)
     """Known noise, counted by record type."""
     unknown: tuple[UnknownRecord, ...] = field(default=(), converter=_unknown_records)
