@@ -238,3 +238,17 @@ def test_export_progress_only_on_a_terminal(notes: Path, tmp_path: Path) -> None
     piped = io.StringIO()
     assert cli._export(args, io.StringIO(), piped) == 0
     assert piped.getvalue() == ""
+
+
+@pytest.mark.parametrize("output", ["json", "markdown"])
+def test_parse_of_a_file_with_no_conversation_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """An empty session file is valid, not an error; but an empty page alone would look like one."""
+    session = tmp_path / ".claude" / "projects" / "-p" / "empty.jsonl"
+    session.parent.mkdir(parents=True)
+    session.write_bytes(b"")
+    assert cli.main(["parse", str(session), "--format", output]) == cli.EXIT_OK
+    captured = capsys.readouterr()
+    assert f"chatparse: no conversation in {session}" in captured.err
+    assert captured.out.strip() == ("[]" if output == "json" else "")

@@ -315,8 +315,12 @@ def _find(args: argparse.Namespace, target: str) -> list[ParsedConversation]:
     return [_api.parse(meta) for meta in matches]
 
 
-def _parse(args: argparse.Namespace, out: TextIO) -> int:
+def _parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     conversations = _find(args, args.target)
+    if not conversations:
+        # Not an error (an empty session file is a valid one), but an empty Markdown page alone
+        # would look like a failure.
+        err.write(f"chatparse: no conversation in {args.target}\n")
     if args.format == "markdown":
         out.write("\n".join(_markdown.render(c) for c in conversations))
     elif len(conversations) == 1:
@@ -459,7 +463,7 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "adapters": lambda: _adapters(args, out),
         "detect": lambda: _detect(args, out),
         "scan": lambda: _scan(args, out),
-        "parse": lambda: _parse(args, out),
+        "parse": lambda: _parse(args, out, err),
         "export": lambda: _export(args, out, err),
         "conformance": lambda: _conformance(args),
         "doctor": lambda: _doctor(args, out),
