@@ -658,27 +658,44 @@ def test_a_deleted_database_raises(tmp_path: Path) -> None:
 # --- reading each store once ---
 
 
-def test_parsing_every_session_reads_the_store_once(
+def test_scan_then_parse_of_every_session_reads_the_database_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The parsed store is reused while the database is unchanged, and read again after."""
+    """What scan decoded is parsed without reading again, while the database is unchanged."""
     db = workspace(tmp_path, [session([user(1, f"q{n}")], sid=f"s{n}") for n in range(4)])
-    reads: list[Path] = []
-    real = trae._read_store
+    opened: list[Path] = []
+    real = open_snapshot
 
     def counting(path: Path) -> Any:
-        reads.append(path)
+        opened.append(Path(path))
         return real(path)
 
-    monkeypatch.setattr(trae, "_read_store", counting)
+    monkeypatch.setattr("chatparse.adapters.trae.open_snapshot", counting)
     adapter = TraeAdapter()
     metas = scan_all(tmp_path, adapter)
     assert len({adapter.parse(meta).id for meta in metas}) == 4
-    assert len(reads) == 1
+    assert len(opened) == 1
     db.unlink()
     workspace(tmp_path, [session([user(1, "changed")], sid="s0")])
     assert texts(adapter.parse(metas[0])) == [("user", "changed")]
-    assert len(reads) == 2
+    assert len(opened) == 2
+    assert texts(adapter.parse(metas[0])) == [("user", "changed")]
+    assert len(opened) == 2
+
+
+def test_the_cache_keeps_recent_databases_up_to_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older databases are dropped past the byte budget; the latest one is always kept."""
+    for wid in ("ws1", "ws2", "ws3"):
+        workspace(tmp_path, [session([user(1, "q" * 2000)], sid=wid)], wid=wid)
+    monkeypatch.setattr(trae, "_CACHED_BYTES", 7000)  # two of the three
+    adapter = TraeAdapter()
+    scan_all(tmp_path, adapter)
+    assert [path.parent.name for path in adapter._cache] == ["ws2", "ws3"]
+    monkeypatch.setattr(trae, "_CACHED_BYTES", 0)
+    scan_all(tmp_path, adapter)
+    assert [path.parent.name for path in adapter._cache] == ["ws3"]
 
 
 # --- single paths ---
@@ -798,8 +815,10 @@ def test_the_only_sessions_blank_history_is_not_called_unattributed(tmp_path: Pa
     assert conversation.diagnostics.skipped == {"empty_input": 1}
 
 
-def test_scan_streams_a_large_store_instead_of_loading_it(tmp_path: Path) -> None:
-    """Scanning holds about the value's bytes, not a decoded tree of the whole value."""
+def test_scan_streams_a_store_too_large_to_decode_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above the limit, scanning holds about the value's bytes, not a decoded tree of it."""
     # Many short strings: decoded, they take ten times their JSON text.
     refs = [f"r{i}" for i in range(300)]
     sessions = [
@@ -808,6 +827,8 @@ def test_scan_streams_a_large_store_instead_of_loading_it(tmp_path: Path) -> Non
     ]
     db = workspace(tmp_path, sessions)
     size = db.stat().st_size
+    decoded = parse_all(tmp_path)
+    monkeypatch.setattr(trae, "_WHOLE_VALUE_LIMIT", size // 2)
     adapter = TraeAdapter()
     source = adapter.detect(host(tmp_path))
     assert source is not None
@@ -819,6 +840,8 @@ def test_scan_streams_a_large_store_instead_of_loading_it(tmp_path: Path) -> Non
         tracemalloc.stop()
     assert len(metas) == 100
     assert peak < 4 * size
+    assert not adapter._cache  # nothing decoded to keep: parse reads the store again
+    assert {meta.id: adapter.parse(meta) for meta in metas} == decoded
 
 
 @pytest.mark.parametrize("messages", ["{broken", {"0": "x"}, 5])

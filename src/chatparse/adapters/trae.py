@@ -6,8 +6,8 @@ Support/<product>/User`` on macOS, ``~/.config/<product>/User`` on Linux):
 
 * ``workspaceStorage/<workspace id>/state.vscdb``, table ``ItemTable``, key
   ``memento/icube-ai-agent-storage``: one JSON value (TEXT or a UTF-8 BLOB) holding
-  ``{"list": [<session>...], "currentSessionId"}``. It can be large; it is streamed one session
-  at a time, never loaded whole.
+  ``{"list": [<session>...], "currentSessionId"}``. It can be large: up to 64 MiB it is decoded
+  at once, beyond that streamed one session at a time.
 * the same table, key ``icube-ai-agent-storage-input-history``: an array of past prompts
   ``[{"inputText", "parsedQuery", "multiMedia", "files"}...]``, read only for sessions whose
   ``messages`` are empty (newer Trae CN builds).
@@ -36,10 +36,11 @@ its place. Each is used, skipped as known noise, malformed or kept raw as unknow
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
@@ -100,8 +101,18 @@ _ERROR_KEYS: Final = ("errorMessage", "error_message", "errorMsg", "error")
 
 _TITLE_LENGTH: Final = 100
 _ONE_MS: Final = timedelta(milliseconds=1)
-_CACHED_STORES: Final = 4
-"""How many workspace databases' parsed sessions are kept for the ``parse`` calls that follow."""
+_WHOLE_VALUE_LIMIT: Final = 64 * 1024 * 1024
+"""The largest store value decoded at once; larger ones are streamed one item at a time.
+
+Decoding at once is about three times faster than streaming, but holds the whole tree: about
+2.4 times the value's size in Python objects (measured on the benchmark's 27.6 MB store), so at
+most some 160 MB. Stores this large are rare (hundreds of kB is common); the bound keeps a
+freak one from taking gigabytes.
+"""
+_CACHED_BYTES: Final = 64 * 1024 * 1024
+"""How much store value the adapter keeps read for later calls (the latest database always)."""
+_ENTRY_BYTES: Final = 1024
+"""What a cache entry counts for besides its store values, so that empty stores count too."""
 
 
 # --- the adapter ---------------------------------------------------------------------------------
@@ -110,9 +121,10 @@ _CACHED_STORES: Final = 4
 class TraeAdapter:
     """Reads the agent chat sessions of Trae, Trae CN and TRAE SOLO CN.
 
-    ``parse`` reads a workspace database's store once and keeps the parsed sessions of the last
-    few databases, keyed by the database files' size and modification time, so that parsing every
-    session of a store does not stream the store once per session.
+    ``scan`` keeps the sessions it decoded, and ``parse`` keeps the parsed sessions, of recently
+    read databases (up to :data:`_CACHED_BYTES` of store values), keyed by the database files'
+    sizes and times: parsing every session that ``scan`` listed reads each store value once in
+    all, unless the database changes in between.
 
     .. versionadded:: 0.1
     """
@@ -127,7 +139,7 @@ class TraeAdapter:
     """``scan`` must read each workspace database: the sessions are inside one value of it."""
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[Path, tuple[tuple[object, ...], _Store]] = OrderedDict()
+        self._cache: OrderedDict[Path, _Cached] = OrderedDict()
         self._lock = threading.Lock()
 
     def detect(self, host: Host) -> SourceInfo | None:
@@ -164,7 +176,7 @@ class TraeAdapter:
         with the most messages wins, then the most recently updated, then the first found.
         """
         databases = [db for root in map(Path, source.roots) for db in _workspace_dbs(root)]
-        found = (session for db in databases for session in _scan_db(db))
+        found = (session for db in databases for session in self._scan_db(db))
         yield from _choose(self.name, found)
 
     def sniff(self, path: Path) -> float:
@@ -187,7 +199,7 @@ class TraeAdapter:
 
     def scan_path(self, path: Path) -> Iterator[ConversationMeta]:
         """The sessions of one workspace database, as ``scan`` lists them."""
-        yield from _choose(self.name, _scan_db(path, strict=True))
+        yield from _choose(self.name, self._scan_db(path, strict=True))
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one session from the store named in its locator (read once per store state)."""
@@ -218,21 +230,48 @@ class TraeAdapter:
             diagnostics=session.ledger.diagnostics(warnings),
         )
 
+    def _scan_db(self, db: Path, *, strict: bool = False) -> list[_Found]:
+        """The sessions of one workspace database; an unreadable one is passed over (``doctor``).
+
+        With ``strict``, an unreadable database raises instead: it was asked for by name.
+        """
+        try:
+            stamp = _stamp(db)  # before reading: a change made meanwhile makes the entry stale
+            scanned = _scan_db(db)
+        except SourceUnavailableError:
+            if strict:
+                raise
+            return []
+        if scanned.decoded is not None:
+            self._keep(db, _Cached(stamp, scanned.decoded))
+        return scanned.found
+
     def _store(self, db: Path) -> _Store:
         """The parsed sessions of one workspace database, from the cache while it is unchanged."""
         stamp = _stamp(db)
         with self._lock:
             cached = self._cache.get(db)
-            if cached is not None and cached[0] == stamp:
-                self._cache.move_to_end(db)
-                return cached[1]
-        store = _read_store(db)
-        with self._lock:
-            self._cache[db] = (stamp, store)
-            self._cache.move_to_end(db)
-            while len(self._cache) > _CACHED_STORES:
-                self._cache.popitem(last=False)
+            held = cached.content if cached is not None and cached.stamp == stamp else None
+            if isinstance(held, _Decoded):
+                del self._cache[db]  # parsed below, which uses it up: no other call may share it
+        if isinstance(held, _Store):
+            store = held
+        elif held is not None:  # decoded by scan: parsed without reading the database again
+            store = held.store()
+        else:
+            store = _read_store(db)
+        self._keep(db, _Cached(stamp, store))
         return store
+
+    def _keep(self, db: Path, entry: _Cached) -> None:
+        """Cache ``entry`` as the latest, dropping the oldest beyond :data:`_CACHED_BYTES`."""
+        with self._lock:
+            self._cache[db] = entry
+            self._cache.move_to_end(db)
+            held = sum(cached.weight for cached in self._cache.values())
+            while held > _CACHED_BYTES and len(self._cache) > 1:
+                _, dropped = self._cache.popitem(last=False)
+                held -= dropped.weight
 
 
 # --- finding the stores --------------------------------------------------------------------------
@@ -243,20 +282,32 @@ def _workspace_dbs(user_dir: Path) -> list[Path]:
     return [
         folder / WORKSPACE_DB
         for folder in workspace_dirs(user_dir)
-        if (folder / WORKSPACE_DB).is_file()
+        if _is_file(folder / WORKSPACE_DB)
     ]
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; not when its folder cannot be searched (it is passed over)."""
+    try:
+        return path.is_file()
+    except OSError:  # pathlib lets "permission denied" through
+        return False
+
+
 def _stamp(db: Path) -> tuple[object, ...]:
-    """Size and modification time of a database and of the journal files beside it."""
+    """Size and modification and change times of a database and of the journal files beside it.
+
+    The change time moves with the permissions too: a database made unreadable since it was
+    read must fail to parse as it would have without the cache.
+    """
     stamps: list[object] = []
     for suffix in ("", "-wal", "-journal"):
         try:
-            info = Path(f"{db}{suffix}").stat()
+            info = os.stat(f"{db}{suffix}")  # noqa: PTH116 -- once per parse: no Path built
         except OSError:
             stamps.append(None)
         else:
-            stamps.append((info.st_size, info.st_mtime_ns))
+            stamps.append((info.st_size, info.st_mtime_ns, info.st_ctime_ns))
     if stamps[0] is None:
         raise SourceUnavailableError(
             str(db), "no such file", "Scan again: the workspace database was moved or deleted."
@@ -284,6 +335,10 @@ class _Notes:
     """Facts about the database that hide no session (only ``doctor`` shows them)."""
     store_sessions: int = 0
     """Sessions found under the main key, to tell whether the input history is one session's."""
+    size: int = 0
+    """Bytes of the store values read."""
+    streamed: bool = False
+    """Whether a store value was too large (or too damaged) to decode at once, so was streamed."""
 
 
 def _iter_sessions(snapshot: Snapshot, notes: _Notes) -> Iterator[_Raw]:
@@ -312,7 +367,8 @@ def _store_sessions(key: str, value: object, notes: _Notes) -> Iterator[_Raw]:
         notes.problems.append(f"key {key} holds no JSON text ({_kind(value)}); not read")
         return
     skipped = 0
-    for item in bigjson.iter_items(value, "list.item"):
+    notes.size += len(value)
+    for item in _array_items(value, "list", notes):
         if isinstance(item, bigjson.Malformed):
             notes.problems.append(
                 f"the value of key {key} is damaged at byte {item.offset} ({item.reason}); "
@@ -327,6 +383,27 @@ def _store_sessions(key: str, value: object, notes: _Notes) -> Iterator[_Raw]:
         yield _Raw(key, int(item.key), session_id, session)
     if skipped:
         notes.remarks.append(f"key {key}: {skipped} list item(s) without a sessionId; not read")
+
+
+def _array_items(
+    value: bytes, key: str | None, notes: _Notes
+) -> Iterator[bigjson.Item | bigjson.Malformed]:
+    """The items of the array under the top-level ``key`` of ``value`` (``None``: the top level).
+
+    A value up to :data:`_WHOLE_VALUE_LIMIT` is decoded at once with the fast decoder. A larger
+    one is streamed, and so is one that does not decode: streaming yields the items before the
+    damage and then the byte where it is.
+    """
+    if len(value) <= _WHOLE_VALUE_LIMIT:
+        decoded = jsonvalue.decode(value)
+        if not isinstance(decoded, jsonvalue.Invalid):
+            if key is not None:
+                decoded = decoded.get(key) if isinstance(decoded, dict) else None
+            if isinstance(decoded, list):
+                yield from (bigjson.Item(index, item) for index, item in enumerate(decoded))
+            return
+    notes.streamed = True
+    yield from bigjson.iter_items(value, "item" if key is None else f"{key}.item")
 
 
 _ABSENT: Final = object()
@@ -368,7 +445,7 @@ def _input_history(snapshot: Snapshot, notes: _Notes) -> list[Any]:
         notes.remarks.append(f"key {INPUT_HISTORY_KEY} holds no JSON text; not read")
         return []
     entries: list[Any] = []
-    for item in bigjson.iter_items(value, "item"):
+    for item in _array_items(value, None, notes):
         if isinstance(item, bigjson.Malformed):
             notes.problems.append(
                 f"the value of key {INPUT_HISTORY_KEY} is damaged at byte {item.offset} "
@@ -480,46 +557,71 @@ def _choose(source: str, found: Iterable[_Found]) -> Iterator[ConversationMeta]:
         yield winner.meta(source, copies[winner.session_id])
 
 
-def _scan_db(db: Path, *, strict: bool = False) -> Iterator[_Found]:
-    """The sessions of one workspace database; an unreadable one is passed over (see ``doctor``).
+@define
+class _History:
+    """The input history of a workspace database, and the damage found reading it."""
 
-    With ``strict``, an unreadable database raises instead: it was asked for by name.
-    """
+    entries: list[Any] = field(factory=list)
+    problems: list[str] = field(factory=list)
+
+    @classmethod
+    def read(cls, snapshot: Snapshot) -> _History:
+        notes = _Notes()
+        entries = _input_history(snapshot, notes)
+        return cls(entries, notes.problems)
+
+
+@define
+class _Scanned:
+    """What scan found in one workspace database."""
+
+    found: list[_Found]
+    decoded: _Decoded | None
+    """The sessions as decoded, kept for ``parse``; ``None`` when a value was streamed."""
+
+
+def _scan_db(db: Path) -> _Scanned:
+    """The sessions of one workspace database, each as scan sees it, read in one snapshot."""
     notes = _Notes()
+    history = _History()
     project = workspace_project_path(db.parent)
     pending: list[tuple[_Raw, int, str]] = []
-    try:
-        with open_snapshot(db) as snapshot:
-            for raw in _iter_sessions(snapshot, notes):
-                messages = _messages_of(raw.value)
-                pending.append((raw, len(messages), _digest(_fingerprinted(raw.value), messages)))
-                raw.value = _summary(raw.value)  # the messages are no longer needed
-            inputs = _input_history(snapshot, notes) if any(n == 0 for _, n, _ in pending) else []
-    except SourceUnavailableError:
-        if strict:
-            raise
-        return
+    with open_snapshot(db) as snapshot:
+        for raw in _iter_sessions(snapshot, notes):
+            messages = _messages_of(raw.value)
+            pending.append((raw, len(messages), _digest(_fingerprinted(raw.value), messages)))
+            if notes.streamed:  # too large to keep whole: only what scan shows is kept
+                raw.value = _summary(raw.value)
+        if any(count == 0 for _, count, _ in pending):
+            history = _History.read(snapshot)
+    problems = [*notes.problems, *history.problems]
+    found: list[_Found] = []
     for raw, count, digest in pending:
         fingerprint = f"{_ms_text(raw.value.get('updatedAt'))}:{count}:{digest}"
-        if count == 0 and inputs:
+        if count == 0 and history.entries:
             # What parse takes from the input history, and the count it warns about otherwise.
             sole = notes.store_sessions == 1 and raw.key == STORE_KEY
-            used = _attributed_inputs(inputs, raw.session_id, sole=sole)
-            fingerprint += ":" + _digest(used, sum(1 for e in inputs if _owner(e) is None))
-        if notes.problems:  # damage is a warning on every session of the database
-            fingerprint += ":" + _digest(notes.problems)
-        yield _Found(
-            session_id=raw.session_id,
-            db=db,
-            key=raw.key,
-            position=raw.position,
-            message_count=count,
-            fingerprint=fingerprint,
-            title=_session_title(raw.value),
-            created_at=_ms(raw.value.get("createdAt")),
-            updated_at=_ms(raw.value.get("updatedAt")),
-            project_path=project,
+            used = _attributed_inputs(history.entries, raw.session_id, sole=sole)
+            unattributed = sum(1 for e in history.entries if _owner(e) is None)
+            fingerprint += ":" + _digest(used, unattributed)
+        if problems:  # damage is a warning on every session of the database
+            fingerprint += ":" + _digest(problems)
+        found.append(
+            _Found(
+                session_id=raw.session_id,
+                db=db,
+                key=raw.key,
+                position=raw.position,
+                message_count=count,
+                fingerprint=fingerprint,
+                title=_session_title(raw.value),
+                created_at=_ms(raw.value.get("createdAt")),
+                updated_at=_ms(raw.value.get("updatedAt")),
+                project_path=project,
+            )
         )
+    decoded = None if notes.streamed else _Decoded([raw for raw, _, _ in pending], notes, history)
+    return _Scanned(found, decoded)
 
 
 def _fingerprinted(session: dict[str, Any]) -> list[Any]:
@@ -550,23 +652,74 @@ class _Store:
 
     sessions: dict[tuple[str, int], _Session]
     problems: list[str]
+    size: int
+    """Bytes of the store values they were read from."""
+
+
+@define
+class _Decoded:
+    """The sessions scan decoded from one workspace database, kept for ``parse``."""
+
+    raws: list[_Raw]
+    notes: _Notes
+    history: _History
+    """Read by scan whenever a session has no messages, which covers every case parse reads it."""
+
+    @property
+    def size(self) -> int:
+        return self.notes.size
+
+    def store(self) -> _Store:
+        """The parsed sessions; each decoded one is let go once parsed, to hold less at a time."""
+        raws, self.raws = self.raws, []
+        raws.reverse()
+        sessions = _read_sessions(raws.pop() for _ in range(len(raws)))
+        history = self.history if _stored_without_messages(sessions) else _History()
+        return _completed(sessions, self.notes, history)
+
+
+@define
+class _Cached:
+    """What the adapter keeps of one workspace database, valid while its files are unchanged."""
+
+    stamp: tuple[object, ...]
+    content: _Store | _Decoded
+
+    @property
+    def weight(self) -> int:
+        return self.content.size + _ENTRY_BYTES
 
 
 def _read_store(db: Path) -> _Store:
     notes = _Notes()
-    sessions: dict[tuple[str, int], _Session] = {}
     with open_snapshot(db) as snapshot:
-        for raw in _iter_sessions(snapshot, notes):
-            sessions[raw.key, raw.position] = _Session.read(raw.session_id, raw.value)
-        empty = [s for s in sessions.items() if not s[1].entries and not s[1].unreadable]
-        inputs = _input_history(snapshot, notes) if empty else []
-    for (key, _position), session in empty:
+        sessions = _read_sessions(_iter_sessions(snapshot, notes))
+        history = _History.read(snapshot) if _stored_without_messages(sessions) else _History()
+    return _completed(sessions, notes, history)
+
+
+def _read_sessions(raws: Iterable[_Raw]) -> dict[tuple[str, int], _Session]:
+    return {(raw.key, raw.position): _Session.read(raw.session_id, raw.value) for raw in raws}
+
+
+def _stored_without_messages(sessions: dict[tuple[str, int], _Session]) -> bool:
+    """Whether a session was stored without messages, so the input history is needed."""
+    return any(not s.entries and not s.unreadable for s in sessions.values())
+
+
+def _completed(
+    sessions: dict[tuple[str, int], _Session], notes: _Notes, history: _History
+) -> _Store:
+    """The store, once the sessions stored without messages have their prompts from history."""
+    for (key, _position), session in sessions.items():
+        if session.entries or session.unreadable:
+            continue
         sole = notes.store_sessions == 1 and key == STORE_KEY
         session.fall_back(
-            _attributed_inputs(inputs, session.session_id, sole=sole),
-            unattributed=0 if sole else sum(1 for e in inputs if _owner(e) is None),
+            _attributed_inputs(history.entries, session.session_id, sole=sole),
+            unattributed=0 if sole else sum(1 for e in history.entries if _owner(e) is None),
         )
-    return _Store(sessions, notes.problems)
+    return _Store(sessions, [*notes.problems, *history.problems], notes.size)
 
 
 @define
@@ -903,13 +1056,25 @@ def _message_id(entry: dict[str, Any], role: Role, position: int) -> str:
 
 def _tool_call(name: str, step: dict[str, Any]) -> ToolCall:
     """A plan step that ran a tool; its arguments and result when the step records them."""
-    arguments = next((step[k] for k in _STEP_INPUT_KEYS if step.get(k) is not None), None)
+    arguments = _first(step, _STEP_INPUT_KEYS, lambda _value: True)
     if isinstance(arguments, str):
         decoded = _json_value(arguments)
         arguments = arguments if isinstance(decoded, _NotJSON) else decoded
-    output = next((step[k] for k in _STEP_OUTPUT_KEYS if isinstance(step.get(k), str)), None)
-    call_id = next((step[k] for k in _STEP_ID_KEYS if as_text(step.get(k))), None)
+    output = _first(step, _STEP_OUTPUT_KEYS, lambda value: isinstance(value, str))
+    call_id = _first(step, _STEP_ID_KEYS, lambda value: isinstance(value, str) and value != "")
     return ToolCall(id=call_id, name=name, input=arguments, output=output)
+
+
+def _first(record: dict[str, Any], keys: tuple[str, ...], accept: Callable[[Any], bool]) -> Any:
+    """The value of the first of ``keys`` that ``record`` holds (not null) and ``accept`` takes.
+
+    A loop, not ``next()`` over a generator: it runs for every plan step of every answer.
+    """
+    for key in keys:
+        value = record.get(key)
+        if value is not None and accept(value):
+            return value
+    return None
 
 
 def _status_notice(entry: dict[str, Any]) -> str | None:
@@ -974,6 +1139,8 @@ def _first_line(text: str | None) -> str | None:
 
 def _clean(text: str) -> tuple[str, list[ImageRef]]:
     """``text`` trimmed, with inline base64 images taken out (measured, not kept)."""
+    if "data:image/" not in text:  # as almost always: no image to look for (a plain C search)
+        return text.strip(), []
     cleaned, payloads = strip_data_uri_images(text)
     images = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
     return cleaned.strip(), images
