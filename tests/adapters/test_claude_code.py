@@ -149,6 +149,49 @@ def test_parent_cycle_does_not_hang(tmp_path: Path) -> None:
     assert len(conversation.main_thread()) <= 2
 
 
+def test_a_message_below_a_loop_of_bookkeeping_lines_is_a_root(tmp_path: Path) -> None:
+    """Lines that are not messages linked in a circle: finding the message above them stops."""
+    path = write_session(
+        tmp_path,
+        [
+            user("u1", None, "first"),
+            line(type="progress", uuid="p1", parentUuid="p2", sessionId=SESSION),
+            line(type="progress", uuid="p2", parentUuid="p1", sessionId=SESSION),
+            user("u2", "p1", "second"),
+        ],
+    )
+    first, second = parse_one(path).messages
+    assert (first.parent_id, second.parent_id) == (None, None)
+
+
+def test_structured_result_repeating_the_output_shares_its_string(tmp_path: Path) -> None:
+    """``toolUseResult.stdout`` equal to the result's text is kept as that very string object."""
+    output = "line one\n  indented line two"
+    path = write_session(
+        tmp_path,
+        [
+            user("u1", None, "Run it"),
+            assistant(
+                "a1",
+                "u1",
+                [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}],
+                ("m", "r"),
+                out=3,
+            ),
+            user(
+                "r1",
+                "a1",
+                [{"type": "tool_result", "tool_use_id": "t1", "content": output}],
+                toolUseResult={"stdout": output, "stderr": "", "interrupted": False},
+            ),
+        ],
+    )
+    (call,) = parse_one(path).messages[1].tool_calls
+    assert call.output == output
+    assert call.result == {"stdout": output, "stderr": "", "interrupted": False}
+    assert call.result["stdout"] is call.output
+
+
 def test_unknown_record_keeps_its_raw_line(tmp_path: Path) -> None:
     """A record of an unknown type is kept byte for byte, with the version it was written by."""
     raw = line(type="brand-new", version="9.9.9", payload={"a": [1, 2]})

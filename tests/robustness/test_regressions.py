@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from chatparse.adapters.claude_code import ClaudeCodeAdapter
 from chatparse.decoders import bigjson, sqlite
 from chatparse.decoders.sqlite import open_snapshot
 from chatparse.model import ParsedConversation
@@ -143,3 +144,13 @@ def test_claude_code_timestamp_that_is_a_list() -> None:
     ]
     (conversation,) = _append_to("claude-code/tool-pairing", ".jsonl", lines)
     check_all([conversation])
+
+
+@pytest.mark.parametrize("kind", [b'["user"]', b'{"a": 1}', b"7"])
+def test_claude_code_sniff_of_a_line_whose_type_is_not_a_string(
+    tmp_path: Path, kind: bytes
+) -> None:
+    """Found by fuzzing parse_path: a list-valued ``type`` made sniff raise TypeError."""
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b'{"type": ' + kind + b', "uuid": "u1"}\n')
+    assert ClaudeCodeAdapter().sniff(path) == 0.0

@@ -46,13 +46,13 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-from attrs import define, field
+from attrs import define, field, frozen
 
 from chatparse.adapters._fields import as_count, as_datetime
 from chatparse.decoders.bigjson import Item, iter_kvitems
@@ -122,6 +122,12 @@ NOISE_TYPES: Final = frozenset(
 background-agent state). They are counted in ``diagnostics.skipped`` under their type;
 ``attachment`` and ``system`` lines under ``type/subtype``."""
 
+_CONVERSATION_TYPES: Final = frozenset({"user", "assistant", "system"})
+"""Line types that may be messages: each is checked for being a copy of an earlier line."""
+
+_SNIFFED_TYPES: Final = NOISE_TYPES | {"user", "assistant", "system", "summary"}
+"""Line types that make a file look like a transcript to ``sniff``."""
+
 _SYSTEM_KEPT: Final = frozenset({"compact_boundary", "local_command"})
 """``system`` subtypes that become messages; every other subtype is skipped as noise."""
 
@@ -178,7 +184,16 @@ class ClaudeCodeAdapter:
         roots = _projects_roots(host)
         if not roots:
             return None
-        count = len({path.stem for root in roots for path, _ in _session_files(root)})
+        # By name only, from bare listings: detect must stay cheap, and scan lists them again.
+        count = len(
+            {
+                name.removesuffix(_SUFFIX)
+                for root in roots
+                for folder in _project_folder_paths(root)
+                for name in _listdir(folder)
+                if name.endswith(_SUFFIX) and not name.startswith(_AGENT_PREFIX)
+            }
+        )
         return SourceInfo(
             source=self.name,
             display_name=self.display_name,
@@ -201,9 +216,10 @@ class ClaudeCodeAdapter:
             if root not in found:
                 yield f"{root}: missing"
                 continue
-            sizes = [size for _path, size in _session_files(root)]
+            folders = list(_project_folders(root))
+            sizes = [_size(entry) for folder in folders for entry in folder.sessions]
             empty = sum(1 for size in sizes if size == 0)
-            agents = len(_flat_agent_files(root))
+            agents = sum(len(folder.flat_agents) for folder in folders)
             yield (
                 f"{root}: {len(sizes)} session file(s), {empty} empty (not listed), "
                 f"{agents} flat agent file(s) (folded into their parent session when found)"
@@ -215,13 +231,26 @@ class ClaudeCodeAdapter:
         Empty session files are not listed. Flat agent files are attached to their parent
         session when it is found in any root, and listed on their own otherwise.
         """
-        sessions: dict[str, list[Path]] = {}
+        # One os.scandir per project folder, and one stat per session file (cached by its
+        # DirEntry): what any walk of the tree costs. A 10,000-file scan is dominated by it.
+        sessions: dict[str, list[_File]] = {}
         flat_agents: list[Path] = []
-        for root in (Path(r) for r in source.roots):
-            for path, size in _session_files(root):
-                if size > 0:
-                    sessions.setdefault(path.stem, []).append(path)
-            flat_agents += _flat_agent_files(root)
+        for root in source.roots:
+            for folder in _project_folders(Path(root)):
+                for entry in folder.sessions:
+                    stat = _stat(entry)
+                    if stat is not None and stat.st_size > 0:
+                        session_id = entry.name.removesuffix(_SUFFIX)
+                        sessions.setdefault(session_id, []).append(
+                            _File(
+                                entry.path,
+                                entry.name,
+                                folder.name,
+                                stat,
+                                has_folder=session_id in folder.subfolders,
+                            )
+                        )
+                flat_agents += (Path(entry.path) for entry in folder.flat_agents)
         legacy: dict[str, list[Path]] = {}
         orphans: list[Path] = []
         for agent in flat_agents:
@@ -231,7 +260,9 @@ class ClaudeCodeAdapter:
             else:
                 orphans.append(agent)
         for session_id, copies in sessions.items():
-            yield self._session_meta(_primary_copy(copies), copies, legacy.get(session_id, ()))
+            primary = _primary_copy(copies)
+            others = [copy.path for copy in copies if copy is not primary]
+            yield self._session_meta(primary, others, legacy.get(session_id, ()))
         for agent in orphans:
             if agent.stat().st_size > 0:
                 yield self._standalone_agent_meta(agent)
@@ -242,8 +273,10 @@ class ClaudeCodeAdapter:
             return 0.0
         for record in _head_records(path):
             kind = record.get("type")
-            if kind in {"user", "assistant", "system", "summary", *NOISE_TYPES} and (
-                "uuid" in record or "sessionId" in record or "leafUuid" in record
+            if (
+                isinstance(kind, str)
+                and kind in _SNIFFED_TYPES
+                and ("uuid" in record or "sessionId" in record or "leafUuid" in record)
             ):
                 return 0.9
         return 0.1 if _PROJECTS in path.parts else 0.0
@@ -256,11 +289,11 @@ class ClaudeCodeAdapter:
             yield self._standalone_agent_meta(path)
             return
         legacy = [
-            agent
-            for agent in _flat_agent_files(path.parent)
-            if _agent_parent_session(agent) == path.stem
+            Path(entry.path)
+            for entry in _read_folder(str(path.parent)).flat_agents
+            if _agent_parent_session(Path(entry.path)) == path.stem
         ]
-        yield self._session_meta(path, [path], legacy)
+        yield self._session_meta(_file(path, path.stat(), has_folder=True), [], legacy)
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse a session file and its sub-agent files into one conversation."""
@@ -286,18 +319,19 @@ class ClaudeCodeAdapter:
     # --- metas ---------------------------------------------------------------------------------
 
     def _session_meta(
-        self, path: Path, copies: Iterable[Path], legacy_agents: Iterable[Path]
+        self, session: _File, others: list[str], legacy_agents: Iterable[Path]
     ) -> ConversationMeta:
-        stat = path.stat()
-        locator = {"project_dir": path.parent.name}
-        others = [str(copy) for copy in copies if copy != path]
+        """A session file with its sub-agents; ``others`` are its copies in other roots."""
+        locator = {"project_dir": session.project_dir}
         if others:
             locator["duplicates"] = "\n".join(others)
         agents = sorted(legacy_agents)
         if agents:
             locator["legacy_agents"] = "\n".join(str(agent) for agent in agents)
-        watched = [*_new_layout_agents(path), *agents]
-        return self._file_meta(path, stat, _fingerprint(stat, watched), locator)
+        watched = agents
+        if session.has_folder:
+            watched = [*_new_layout_agents(Path(session.path)), *agents]
+        return self._file_meta(session, _fingerprint(session.stat, watched), locator)
 
     def _standalone_agent_meta(self, path: Path) -> ConversationMeta:
         stat = path.stat()
@@ -307,7 +341,7 @@ class ClaudeCodeAdapter:
             locator["parent_session"] = parent
         if any(_is_warmup_prompt(record) for record in _head_records(path)):
             locator["warmup"] = "true"
-        return self._file_meta(path, stat, _fingerprint(stat, ()), locator)
+        return self._file_meta(_file(path, stat), _fingerprint(stat, ()), locator)
 
     def _subagent_meta(
         self, path: Path, parent_id: str, parent: _Transcript, agent: _Transcript
@@ -326,25 +360,19 @@ class ClaudeCodeAdapter:
             locator["tool_use_id"] = parent.agent_tool_uses[agent_id]
         if agent.is_warmup():
             locator["warmup"] = "true"
-        return self._file_meta(
-            path, stat, _fingerprint(stat, ()), locator, title=locator.get("description")
-        )
+        fingerprint = _fingerprint(stat, ())
+        return self._file_meta(_file(path, stat), fingerprint, locator, locator.get("description"))
 
     def _file_meta(
-        self,
-        path: Path,
-        stat: os.stat_result,
-        fingerprint: str,
-        locator: dict[str, str],
-        title: str | None = None,
+        self, file: _File, fingerprint: str, locator: dict[str, str], title: str | None = None
     ) -> ConversationMeta:
         """A conversation that is one file: its id is the file name, size and time its stat."""
         return ConversationMeta(
             source=self.name,
-            id=path.stem,
-            path=str(path),
-            size=stat.st_size,
-            mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
+            id=file.name.removesuffix(_SUFFIX),
+            path=file.path,
+            size=file.stat.st_size,
+            mtime=datetime.fromtimestamp(file.stat.st_mtime, UTC),
             fingerprint=fingerprint,
             title=title,
             locator=locator,
@@ -370,26 +398,110 @@ def _projects_roots(host: Host) -> list[Path]:
     return roots
 
 
-def _project_dirs(root: Path) -> list[Path]:
-    return sorted(child for child in root.iterdir() if child.is_dir())
+@frozen
+class _Folder:
+    """What one ``os.scandir`` of a project folder shows: its transcripts and its sub-folders.
+
+    A ``DirEntry`` knows from the listing whether it is a file or a folder, so nothing is
+    stat'ed to list a folder; ``scan`` then stats each session file once.
+    """
+
+    name: str
+    sessions: list[os.DirEntry[str]]
+    """Regular ``*.jsonl`` files that are not agent files, by name."""
+    flat_agents: list[os.DirEntry[str]]
+    """Flat 2.0.x ``agent-*.jsonl`` files, by name."""
+    subfolders: frozenset[str]
 
 
-def _session_files(root: Path) -> Iterator[tuple[Path, int]]:
-    """Top-level ``*.jsonl`` files of each project folder that are not agent files, with sizes."""
-    for project in _project_dirs(root):
-        for path in sorted(project.glob("*" + _SUFFIX)):
-            if not path.name.startswith(_AGENT_PREFIX) and path.is_file():
-                yield path, path.stat().st_size
+class _File(NamedTuple):
+    """A transcript file, with what its folder's listing and its one stat said of it.
+
+    ``has_folder``: a ``<session>/`` folder (which may hold sub-agents) may be beside the file.
+    """
+
+    path: str
+    name: str
+    project_dir: str
+    stat: os.stat_result
+    has_folder: bool
 
 
-def _flat_agent_files(root_or_project: Path) -> list[Path]:
-    """Flat 2.0.x ``agent-*.jsonl`` files: in each project folder of a root, or in one folder."""
-    if root_or_project.name == _PROJECTS:
-        folders = _project_dirs(root_or_project)
-    else:
-        folders = [root_or_project]
-    pattern = _AGENT_PREFIX + "*" + _SUFFIX
-    return [path for folder in folders for path in sorted(folder.glob(pattern)) if path.is_file()]
+def _file(path: Path, stat: os.stat_result, *, has_folder: bool = False) -> _File:
+    return _File(str(path), path.name, path.parent.name, stat, has_folder=has_folder)
+
+
+def _project_folders(root: Path) -> Iterator[_Folder]:
+    """Each project folder of a projects root, by name.
+
+    A folder that cannot be listed (permissions, removed meanwhile) is passed over: the others
+    are still read.
+    """
+    for path in _project_folder_paths(root):
+        yield _read_folder(path)
+
+
+def _project_folder_paths(root: Path) -> list[str]:
+    try:
+        with os.scandir(root) as entries:
+            return sorted(entry.path for entry in entries if _is(entry.is_dir))
+    except OSError:
+        return []
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)  # noqa: PTH208 -- names only: no Path or DirEntry per file
+    except OSError:
+        return []
+
+
+def _read_folder(path: str) -> _Folder:
+    sessions: list[os.DirEntry[str]] = []
+    agents: list[os.DirEntry[str]] = []
+    subfolders: set[str] = set()
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.name.endswith(_SUFFIX):
+                    if _is(entry.is_file):
+                        is_agent = entry.name.startswith(_AGENT_PREFIX)
+                        (agents if is_agent else sessions).append(entry)
+                elif _is(entry.is_dir):
+                    subfolders.add(entry.name)
+    except OSError:
+        pass  # unreadable or gone: nothing to list here, and the other folders go on
+    sessions.sort(key=_name)
+    agents.sort(key=_name)
+    return _Folder(os.path.basename(path), sessions, agents, frozenset(subfolders))  # noqa: PTH119 -- a str path, as DirEntry gives
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    """``DirEntry.is_file``/``is_dir``, but ``False`` where ``DirEntry`` would raise.
+
+    A link loop, or an entry gone since the listing, is neither (as for ``Path.is_file``).
+    """
+    try:
+        return test()
+    except OSError:
+        return False
+
+
+def _stat(entry: os.DirEntry[str]) -> os.stat_result | None:
+    """The file's stat; ``None`` for one removed since the folder was read."""
+    try:
+        return entry.stat()
+    except OSError:
+        return None
+
+
+def _size(entry: os.DirEntry[str]) -> int:
+    stat = _stat(entry)
+    return 0 if stat is None else stat.st_size
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 def _new_layout_agents(session_file: Path) -> list[Path]:
@@ -405,21 +517,26 @@ def _subagent_files(session_file: Path, locator: Mapping[str, str]) -> list[Path
     return [*_new_layout_agents(session_file), *(p for p in legacy if p.is_file())]
 
 
-def _primary_copy(copies: list[Path]) -> Path:
+def _primary_copy(copies: list[_File]) -> _File:
     """Of several files for one session id (several roots), read the largest, then the newest."""
-    return max(copies, key=lambda p: (p.stat().st_size, p.stat().st_mtime_ns, -copies.index(p)))
+    if len(copies) == 1:
+        return copies[0]
+    return max(
+        copies,
+        key=lambda copy: (copy.stat.st_size, copy.stat.st_mtime_ns, -copies.index(copy)),
+    )
 
 
-def _fingerprint(stat: os.stat_result, watched: Iterable[Path]) -> str:
+def _fingerprint(stat: os.stat_result, watched: Collection[Path]) -> str:
     """Size and mtime of the file, plus those of its sub-agent files, which change apart."""
     own = f"{stat.st_size}-{stat.st_mtime_ns}"
+    if not watched:
+        return own
     digest = hashlib.sha256()
-    any_watched = False
     for path in watched:
         info = path.stat()
         digest.update(f"{path.name}:{info.st_size}:{info.st_mtime_ns}\n".encode())
-        any_watched = True
-    return f"{own}+{digest.hexdigest()[:16]}" if any_watched else own
+    return f"{own}+{digest.hexdigest()[:16]}"
 
 
 def _head_records(path: Path) -> Iterator[dict[str, Any]]:
@@ -488,6 +605,13 @@ class _Draft:
     usage_raw: Mapping[str, Any] | None = None
     usage: Usage | None = None
 
+    def think(self, text: str) -> None:
+        """Add a thinking block (``thinking`` stays ``None`` for a message that has none)."""
+        if self.thinking is None:
+            self.thinking = [text]
+        else:
+            self.thinking.append(text)
+
 
 @define
 class _Unknown:
@@ -512,7 +636,7 @@ class _Transcript:
         self.up: dict[str, str | None] = {}
         self.written: dict[str, int] = {}  # uuid -> offset of its line
         # hash of (type, timestamp, parent message, length) -> (uuid, offset) of such lines
-        self.shapes: dict[int, list[tuple[str, int]]] = {}
+        self.shapes: dict[int, tuple[tuple[str, int], ...]] = {}
         self.open_responses: dict[tuple[str, str | None], _Draft] = {}
         self.calls: dict[str, _Call] = {}
         self.call_owner: dict[str, _Draft] = {}
@@ -538,14 +662,15 @@ class _Transcript:
     def read(cls, path: Path, *, agent: bool, session_id: str | None = None) -> _Transcript:
         """Read a file line by line; every line lands in exactly one diagnostics bucket."""
         transcript = cls(path, agent=agent, session_id=session_id)
+        record = transcript.record
         for line in iter_lines(path):
             transcript.seen += 1
             if isinstance(line, Malformed):
                 transcript.malformed += 1
-            elif not isinstance(line.value, dict) or not isinstance(line.value.get("type"), str):
-                transcript.malformed += 1  # JSON, but not an object with a type
+            elif isinstance(line.value, dict) and isinstance(line.value.get("type"), str):
+                record(line, line.value)
             else:
-                transcript.record(line, line.value)
+                transcript.malformed += 1  # JSON, but not an object with a type
         # What only reading needed; the tree (``up``, ``by_id``) is kept for the end.
         for bookkeeping in (transcript.written, transcript.shapes, transcript.open_responses):
             bookkeeping.clear()
@@ -557,14 +682,14 @@ class _Transcript:
         """Route one typed line: conversation, title, known noise, or unknown."""
         kind: str = record["type"]
         self.envelope(record)
-        if kind in ("user", "assistant", "system") and self.is_duplicate(line, record):
-            return
-        if kind == "user" and isinstance(record.get("message"), dict):
-            self.user(line, record)
-        elif kind == "assistant" and isinstance(record.get("message"), dict):
-            self.assistant(line, record)
-        elif kind == "system":
-            self.system(line, record)
+        if kind in _CONVERSATION_TYPES:
+            self.conversation(line, record, kind)
+        elif kind in NOISE_TYPES:
+            if kind == "attachment":
+                subtype = record.get("attachment")
+                kind = _typed(kind, subtype.get("type") if isinstance(subtype, dict) else None)
+            self.skipped[kind] += 1
+            self.pass_through(record)
         elif kind in ("custom-title", "ai-title"):
             value = record.get("customTitle" if kind == "custom-title" else "aiTitle")
             if isinstance(value, str) and value.strip():
@@ -575,51 +700,66 @@ class _Transcript:
             self.used += 1
         elif kind == "summary" and isinstance(record.get("summary"), str):
             self.summaries.append((_string(record.get("leafUuid")), record["summary"]))
-        elif kind in NOISE_TYPES:
-            subtype = record.get("attachment") if kind == "attachment" else None
-            self.skip(_typed(kind, subtype.get("type") if isinstance(subtype, dict) else None))
-            self.pass_through(record)
         else:
-            self.unknown.append(
-                _Unknown(
-                    line.line_no, line.offset, line.end_offset, kind, _string(record.get("version"))
-                )
-            )
+            self.keep_unknown(line, record)
+
+    def conversation(self, line: Line, record: dict[str, Any], kind: str) -> None:
+        """A user, assistant or system line, unless it is a copy of an earlier one."""
+        # The nearest message above the line: what a replay is compared by, and what tells
+        # whether an assistant line continues the response before it.
+        parent = _string(record.get("parentUuid"))
+        above = self.resolve(parent)
+        if self.is_duplicate(line, record, parent, above):
+            return
+        if kind == "assistant":
+            self.assistant(line, record, above)
+        elif kind == "user":
+            self.user(line, record)
+        else:
+            self.system(line, record)
+
+    def keep_unknown(self, line: Line, record: Mapping[str, Any]) -> None:
+        """A line of a type (or shape) not known: its place is kept, to read it raw at the end."""
+        kind, version = record["type"], _string(record.get("version"))
+        self.unknown.append(_Unknown(line.line_no, line.offset, line.end_offset, kind, version))
 
     def envelope(self, record: Mapping[str, Any]) -> None:
-        """Conversation-level fields that ride on every line: cwd, branch, version, slug."""
-        cwd = record.get("cwd")
-        if self.cwd is None and isinstance(cwd, str) and cwd:
-            self.cwd = cwd  # the launch directory; later lines follow `cd`
+        """Conversation-level fields that ride on every line: cwd, branch, version, slug.
+
+        Every line repeats them, so a value equal to the one held is not looked at again.
+        """
+        if self.cwd is None:  # the launch directory; later lines follow `cd`
+            self.cwd = _string(record.get("cwd"))
         branch = record.get("gitBranch")
-        if isinstance(branch, str) and branch:
+        if branch != self.git_branch and isinstance(branch, str) and branch:
             self.git_branch = branch
         version = record.get("version")
-        if isinstance(version, str) and version:
+        if version != self.version and isinstance(version, str) and version:
             self.version = version
-        slug = record.get("slug")  # an agent file repeats its parent session's slug
-        if self.slug is None and not self.agent and isinstance(slug, str) and slug:
-            self.slug = slug
+        if self.slug is None and not self.agent:  # an agent repeats its parent session's slug
+            self.slug = _string(record.get("slug"))
         session = record.get("sessionId")
-        if self.session_id is not None and isinstance(session, str) and session != self.session_id:
+        if session != self.session_id and self.session_id is not None and isinstance(session, str):
             self.foreign_sessions[session] += 1
 
-    def is_duplicate(self, line: Line, record: dict[str, Any]) -> bool:
+    def is_duplicate(
+        self, line: Line, record: dict[str, Any], parent: str | None, above: str | None
+    ) -> bool:
         """Resumes re-write lines with their old uuid; compaction re-writes them with new ones.
 
         A line whose uuid was seen before, with the same type, timestamp and content, is the
         same event written again: the first copy is kept. So is a line with a new uuid that
-        repeats an earlier line's type, timestamp, content and (nearest message) parent: a
-        compaction replay, which is not a rewind (a rewind has a new timestamp). A uuid reused
-        by a different record is kept, under an id made unique by its line number.
+        repeats an earlier line's type, timestamp, content and nearest message parent
+        (``above``; ``parent`` is the line's own): a compaction replay, which is not a rewind
+        (a rewind has a new timestamp). A uuid reused by a different record is kept, under an
+        id made unique by its line number.
 
         Content is compared only when everything else matches, by reading the earlier line
         again: that is rare, and far cheaper than remembering every line's content.
         """
-        uuid = _string(record.get("uuid"))
-        if uuid is None:
+        uuid = record.get("uuid")
+        if not uuid or type(uuid) is not str:
             return False
-        parent = _string(record.get("parentUuid"))
         # A copy has a new uuid and parent of its own, so its length is compared without them.
         length = line.end_offset - line.offset - len(uuid) - len(parent or "")
         earlier = self.written.get(uuid)
@@ -631,15 +771,23 @@ class _Transcript:
             uuid = record["uuid"] = f"{uuid}~line{line.line_no}"
         # A timestamp that is a list or object is unhashable: hashed by its repr instead.
         stamp = record.get("timestamp")
-        stamp = stamp if isinstance(stamp, str | None) else repr(stamp)
-        shape = hash((record["type"], stamp, self.resolve(parent), length))
-        for original, offset in self.shapes.get(shape, ()):
-            if self.same_record(offset, record):
-                self.up[uuid] = original
-                self.skip("replay")
-                return True
+        if type(stamp) is not str and stamp is not None:
+            stamp = repr(stamp)
+        shape = hash((record["type"], stamp, above, length))
+        here = (uuid, line.offset)
+        alike = self.shapes.get(shape)
+        if alike is None:
+            # Tuples, not lists: the garbage collector stops tracking a tuple of strings and
+            # numbers, and there is one per line.
+            self.shapes[shape] = (here,)
+        else:
+            for original, offset in alike:
+                if self.same_record(offset, record):
+                    self.up[uuid] = original
+                    self.skip("replay")
+                    return True
+            self.shapes[shape] = (*alike, here)
         self.written[uuid] = line.offset
-        self.shapes.setdefault(shape, []).append((uuid, line.offset))
         return False
 
     def same_record(self, offset: int, record: Mapping[str, Any]) -> bool:
@@ -684,13 +832,21 @@ class _Transcript:
 
     def user(self, line: Line, record: dict[str, Any]) -> None:
         """A prompt, injected harness text, a command, or the results of tool calls."""
-        content = record["message"].get("content")
-        blocks = _blocks(content)
-        texts, images, orphans = self.user_blocks(blocks, record.get("toolUseResult"))
-        self.note_agent_spawn(record, blocks)
-        kind, text = _read_user_text("\n\n".join(texts), record)
-        text, inline_images = _strip_images(text)
-        images += inline_images
+        message = record.get("message")
+        if not isinstance(message, dict):
+            self.keep_unknown(line, record)
+            return
+        blocks = _blocks(message.get("content"))
+        structured = record.get("toolUseResult")
+        texts, images, orphans = self.user_blocks(blocks, structured)
+        if isinstance(structured, dict):
+            self.note_agent_spawn(structured, blocks)
+        kind: MessageKind = "message"
+        text = ""
+        if texts or images:  # else a line of tool results only: no text to read
+            kind, text = _read_user_text("\n\n".join(texts), record)
+            text, inline_images = _strip_images(text)
+            images += inline_images
         visible = bool(text or images) or kind in ("command", "command_output")
         if not visible and not orphans:
             # Only paired tool results (the calls hold them now), or only harness text.
@@ -721,17 +877,17 @@ class _Transcript:
         orphans: list[str] = []
         for block in blocks:
             kind = block.get("type") if isinstance(block, dict) else None
-            if isinstance(block, str):
+            if kind == "tool_result":  # the most common block of user lines, so tested first
+                orphan = self.tool_result(block, structured)
+                structured = None
+                if orphan is not None:
+                    orphans.append(orphan)
+            elif isinstance(block, str):
                 texts.append(block)
             elif kind == "text" and isinstance(block.get("text"), str):
                 texts.append(block["text"])
             elif kind == "image":
                 images.append(_image(block))
-            elif kind == "tool_result":
-                orphan = self.tool_result(block, structured)
-                structured = None
-                if orphan is not None:
-                    orphans.append(orphan)
             else:
                 self.odd_blocks[str(kind or type(block).__name__)] += 1
         return texts, images, orphans
@@ -740,7 +896,9 @@ class _Transcript:
         """Pair a result with its call; return its text when there is no call to pair it with."""
         call_id = _string(block.get("tool_use_id"))
         output, images = _result_text(block.get("content"))
-        is_error = block.get("is_error") if isinstance(block.get("is_error"), bool) else None
+        is_error = block.get("is_error")
+        if not isinstance(is_error, bool):
+            is_error = None
         call = self.calls.get(call_id) if call_id is not None else None
         if call is None or call_id is None:
             if structured is not None:
@@ -751,14 +909,14 @@ class _Transcript:
             return output
         if not call.answered:  # a second result for one call is a replay: the first stays
             call.output, call.is_error, call.answered = output, is_error, True
-            call.result = structured
-            self.call_owner[call_id].images += images
+            call.result = _share_text(structured, output)
+            if images:
+                self.call_owner[call_id].images += images
         return None
 
-    def note_agent_spawn(self, record: Mapping[str, Any], blocks: list[Any]) -> None:
+    def note_agent_spawn(self, structured: Mapping[str, Any], blocks: list[Any]) -> None:
         """Remember which tool call started which sub-agent (``toolUseResult.agentId``)."""
-        structured = record.get("toolUseResult")
-        if not isinstance(structured, dict) or not isinstance(structured.get("agentId"), str):
+        if not isinstance(structured.get("agentId"), str):
             return
         for block in blocks:
             if isinstance(block, dict) and isinstance(block.get("tool_use_id"), str):
@@ -766,16 +924,23 @@ class _Transcript:
 
     # --- assistant lines -----------------------------------------------------------------------
 
-    def assistant(self, line: Line, record: dict[str, Any]) -> None:
-        """One content block of a response; consecutive blocks of one response are merged."""
-        message = record["message"]
+    def assistant(self, line: Line, record: dict[str, Any], above: str | None) -> None:
+        """One content block of a response; consecutive blocks of one response are merged.
+
+        A line continues the message of its response (same ``message.id`` and ``requestId``)
+        when it also chains to it: its nearest message above, ``above``, is that message.
+        """
+        message = record.get("message")
+        if not isinstance(message, dict):
+            self.keep_unknown(line, record)
+            return
         api_id = _string(message.get("id"))
         request_id = _string(record.get("requestId"))
-        draft = self.continued_response(api_id, request_id, _string(record.get("parentUuid")))
-        if draft is None:
-            synthetic = message.get("model") == _SYNTHETIC_MODEL
+        model = _string(message.get("model"))
+        draft = self.open_responses.get((api_id, request_id)) if api_id is not None else None
+        if draft is None or above != draft.id:
             error = record.get("isApiErrorMessage") is True
-            kind: MessageKind = "notice" if synthetic or error else "message"
+            kind: MessageKind = "notice" if model == _SYNTHETIC_MODEL or error else "message"
             draft = self.new_draft(line, record, "assistant", kind)
             draft.api_id, draft.request_id = api_id, request_id
             if api_id is not None:
@@ -784,27 +949,15 @@ class _Transcript:
             uuid = _string(record.get("uuid"))
             if uuid is not None:
                 self.up.setdefault(uuid, draft.id)
-        model = _string(message.get("model"))
-        if model is not None and model != _SYNTHETIC_MODEL:
-            draft.model = model
-        usage = message.get("usage")
-        if isinstance(usage, dict) and model != _SYNTHETIC_MODEL:
-            draft.usage_raw = usage  # the last copy is the complete one
+        if model != _SYNTHETIC_MODEL:
+            if model is not None:
+                draft.model = model
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                draft.usage_raw = usage  # the last copy is the complete one
         self.used += 1
-        content = message.get("content")
-        for block in _blocks(content):
+        for block in _blocks(message.get("content")):
             self.assistant_block(draft, block)
-
-    def continued_response(
-        self, api_id: str | None, request_id: str | None, parent: str | None
-    ) -> _Draft | None:
-        """The message this line continues: same response, chained to one of its lines."""
-        if api_id is None:
-            return None
-        draft = self.open_responses.get((api_id, request_id))
-        if draft is None or parent is None:
-            return None
-        return draft if self.resolve(parent) == draft.id else None
 
     def assistant_block(self, draft: _Draft, block: Any) -> None:
         if isinstance(block, str):
@@ -814,11 +967,12 @@ class _Transcript:
         if kind == "text" and isinstance(block.get("text"), str):
             text, images = _strip_images(block["text"])
             draft.texts.append(text)
-            draft.images += images
+            if images:
+                draft.images += images
         elif kind == "thinking":
-            draft.thinking = [*(draft.thinking or []), _string(block.get("thinking")) or ""]
+            draft.think(_string(block.get("thinking")) or "")
         elif kind == "redacted_thinking":  # encrypted by the API: marked, never decoded
-            draft.thinking = [*(draft.thinking or []), _REDACTED_THINKING]
+            draft.think(_REDACTED_THINKING)
         elif kind == "tool_use":
             call = _Call(
                 id=_string(block.get("id")),
@@ -872,17 +1026,19 @@ class _Transcript:
 
     def resolve(self, uuid: str | None) -> str | None:
         """The id of the nearest message at or above the line ``uuid``; None past the file."""
-        if uuid is None or uuid in self.by_id:
+        by_id = self.by_id
+        if uuid is None or uuid in by_id:  # the line of a message: most parents are
             return uuid
-        seen: set[str] = set()
-        while uuid is not None and uuid not in seen:
-            if uuid in self.by_id:
-                return uuid
-            seen.add(uuid)
-            if uuid not in self.up:
+        up = self.up
+        seen: set[str] = set()  # lines may be linked in a circle
+        while uuid not in by_id:
+            if uuid in seen or uuid not in up:
                 return None
-            uuid = self.up[uuid]
-        return None
+            seen.add(uuid)
+            uuid = up[uuid]
+            if uuid is None:
+                return None
+        return uuid
 
     # --- freezing ------------------------------------------------------------------------------
 
@@ -994,7 +1150,7 @@ def _blocks(content: object) -> list[Any]:
     read as text; anything that is not a list is now one block, counted if of an odd kind.
     """
     if isinstance(content, list):
-        return list(content)
+        return content  # read, never changed: no copy
     return [] if content is None else [content]
 
 
@@ -1042,15 +1198,12 @@ def _count_usages(transcripts: list[_Transcript]) -> None:
 
 def _freeze(draft: _Draft, parent: str | None) -> Message:
     strip = str.rstrip if draft.kind == "tool_result" else str.strip
-    texts = [strip(text) for text in draft.texts if text.strip()]
-    thinking = None
-    if draft.thinking is not None:
-        thinking = "\n\n".join(part.strip() for part in draft.thinking if part.strip())
+    thinking = None if draft.thinking is None else _paragraphs(draft.thinking, str.strip)
     return Message(
         id=draft.id,
         role=draft.role,
         parent_id=parent,
-        text="\n\n".join(texts),
+        text=_paragraphs(draft.texts, strip),
         thinking=thinking,
         tool_calls=[
             ToolCall(
@@ -1071,6 +1224,15 @@ def _freeze(draft: _Draft, parent: str | None) -> Message:
         is_sidechain=draft.is_sidechain,
         kind=draft.kind,
     )
+
+
+def _paragraphs(parts: list[str], strip: Callable[[str], str]) -> str:
+    """The parts, each stripped, that are not blank, joined by blank lines.
+
+    Stripped once: a part with nothing to strip is the same object, so a message of one part
+    keeps the very string that was decoded.
+    """
+    return "\n\n".join([part for part in map(strip, parts) if part])
 
 
 def _read_user_text(text: str, record: Mapping[str, Any]) -> tuple[MessageKind, str]:
@@ -1147,16 +1309,28 @@ def _inner(text: str, tag: str) -> str | None:
 
 
 def _result_text(content: Any) -> tuple[str, list[ImageRef]]:
-    """A tool result's content as text: a string, or text blocks joined; images as placeholders."""
+    """A tool result's content as text: a string, or text blocks joined; images as placeholders.
+
+    Outputs are the longest texts of a session: each step below returns the string it was given
+    when it has nothing to change, so an output that needs no cleaning is kept as decoded, never
+    copied.
+    """
     if content is None:
         return "", []
-    blocks: list[Any] = (
-        [content]
-        if isinstance(content, str)
-        else list(content)
-        if isinstance(content, list)
-        else [content]
-    )
+    images: list[ImageRef] = []
+    if isinstance(content, str):
+        text = content
+    else:
+        text, images = _result_blocks(content if isinstance(content, list) else [content])
+    if "<" in text:
+        text = strip_tags(text, ("system-reminder",))
+    # Leading spaces are kept: tool output is often indented (line-numbered file reads).
+    text, inline = _strip_images(text.strip("\r\n").rstrip())
+    return text, images + inline if inline else images
+
+
+def _result_blocks(blocks: list[Any]) -> tuple[str, list[ImageRef]]:
+    """The blocks of a tool result as one text; images as placeholders in it, and as refs."""
     parts: list[str] = []
     images: list[ImageRef] = []
     for block in blocks:
@@ -1173,17 +1347,31 @@ def _result_text(content: Any) -> tuple[str, list[ImageRef]]:
         else:
             kind = block.get("type") if isinstance(block, dict) else type(block).__name__
             parts.append(f"[{kind}]")
-    # Leading spaces are kept: tool output is often indented (line-numbered file reads).
-    text = "\n".join(parts)
-    if "<" in text:
-        text = strip_tags(text, ("system-reminder",))
-    text, inline = _strip_images(text.strip("\r\n").rstrip())
-    return text, images + inline
+    return "\n".join(parts), images
+
+
+def _share_text(structured: object, text: str) -> object:
+    """``structured`` with its top-level strings equal to ``text`` replaced by ``text`` itself.
+
+    A ``toolUseResult`` often repeats its result's text (a command's ``stdout``): two equal
+    strings, decoded apart. Keeping one object of them loses nothing and halves the memory a
+    long output costs.
+    """
+    if isinstance(structured, dict) and text:
+        for key, value in structured.items():
+            # Only a string can equal a string, and strings of different lengths are told apart
+            # without reading them.
+            if value == text and value is not text:
+                structured[key] = text  # an existing key: safe while iterating
+    return structured
 
 
 def _strip_images(text: str) -> tuple[str, list[ImageRef]]:
     """Replace ``data:image/...;base64,...`` URIs in ``text`` by placeholders."""
-    if "data:" not in text:  # the common case, and far cheaper than the regular expression
+    # The common case is no URI. Every URI has a ";", which most text lacks: one character is
+    # found by a memchr-like scan, some fifty times faster over a long output than "data:",
+    # whose letters are everywhere in prose (and that is still far cheaper than the pattern).
+    if ";" not in text or "data:" not in text:
         return text, []
     text, found = strip_data_uri_images(text)
     return text, [ImageRef(media_type=i.media_type, byte_size=i.byte_size) for i in found]
