@@ -271,7 +271,13 @@ class CodexAdapter:
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one rollout, whichever of the three shapes it has."""
         path = Path(meta.path)
-        if not path.is_file():
+        try:
+            present = path.is_file()
+        except OSError as exc:  # Python 3.11 raises for a folder on the way that cannot be searched
+            raise SourceUnavailableError(
+                meta.path, f"cannot read: {exc.strerror or exc}", "Check its permissions."
+            ) from exc
+        if not present:
             raise SourceUnavailableError(
                 meta.path, "no such file", "Scan again: the rollout was moved or deleted."
             )
@@ -395,13 +401,17 @@ def _read_lines(path: Path, thread: _Thread) -> None:
     """Feed a JSON Lines rollout (modern or bare) to ``thread``, one line at a time."""
     unknown_spans: list[tuple[int, int]] = []
     first = True
+    feed = thread.feed
     for record in jsonl.iter_lines(path):
         if isinstance(record, jsonl.Malformed):
             thread.malformed()
             continue
-        if first and isinstance(record.value, dict) and _is_bare_meta(record.value):
-            thread.feed_bare_meta(record.value)
-        elif not thread.feed(record.value, f"line {record.line_no}", f"L{record.line_no}"):
+        value = record.value
+        if first and isinstance(value, dict) and _is_bare_meta(value):
+            thread.feed_bare_meta(value)
+        elif not feed(value, f"L{record.line_no}"):
+            # Where an unknown record was is only spelled out for the few that need it.
+            thread.unknown_at(f"line {record.line_no}", value)
             unknown_spans.append((record.offset, record.end_offset))
         first = False
     if unknown_spans:
@@ -425,8 +435,8 @@ def _read_document(path: Path, thread: _Thread) -> None:
         if isinstance(item, bigjson.Malformed):
             thread.malformed()
             continue
-        where = f"items[{item.key}]"
-        if not thread.feed(item.value, where, f"I{item.key}"):
+        if not thread.feed(item.value, f"I{item.key}"):
+            thread.unknown_at(f"items[{item.key}]", item.value)
             thread.fill_raw([jsonvalue.encode(item.value)])
 
 
@@ -435,12 +445,14 @@ def _read_document(path: Path, thread: _Thread) -> None:
 
 def _timestamp(value: object) -> datetime | None:
     """An RFC 3339 string or Unix seconds as an aware UTC datetime; ``None`` for anything else."""
+    if isinstance(value, str):
+        return as_datetime(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
             return datetime.fromtimestamp(value, UTC)
         except (OverflowError, OSError, ValueError):
             return None
-    return as_datetime(value)
+    return None
 
 
 def _content_texts(content: object) -> list[str]:
@@ -502,6 +514,16 @@ def tool_output(output: object) -> tuple[str | None, bool | None]:
     item); or, from shell tools, a string holding JSON ``{"output", "metadata": {"exit_code"}}``,
     whose non-zero exit code marks an error.
     """
+    if isinstance(output, str):
+        stripped = output.strip()
+        # ``rfind``: the metadata follows the output, which may be long: found from the end at once.
+        if stripped.startswith("{") and stripped.rfind('"metadata"') >= 0:
+            result = jsonvalue.decode(stripped)
+            if isinstance(result, dict) and isinstance(result.get("output"), str):
+                exit_code = dig(result, "metadata", "exit_code")
+                failed = None if not isinstance(exit_code, int) else exit_code != 0
+                return _visible(result["output"]), failed
+        return _visible(output), None
     if isinstance(output, dict):
         output = [output]
     if isinstance(output, list):
@@ -515,16 +537,7 @@ def tool_output(output: object) -> tuple[str | None, bool | None]:
                 image = _images([part.get("image_url")])[0]
                 parts.append(f"[image: {image.media_type or 'unknown'}, {image.byte_size} bytes]")
         return _visible("\n".join(parts)), None
-    if not isinstance(output, str):
-        return None, None
-    stripped = output.strip()
-    if stripped.startswith("{") and '"metadata"' in stripped:
-        result = jsonvalue.decode(stripped)
-        if isinstance(result, dict) and isinstance(result.get("output"), str):
-            exit_code = dig(result, "metadata", "exit_code")
-            failed = None if not isinstance(exit_code, int) else exit_code != 0
-            return _visible(result["output"]), failed
-    return _visible(output), None
+    return None, None
 
 
 # --- token usage -------------------------------------------------------------------------------
@@ -535,18 +548,20 @@ _Counts = tuple[int | None, ...]
 _NO_COUNTS: Final = (None,) * 6
 
 
+_COUNT_FIELDS: Final = (
+    "input_tokens",
+    "cached_input_tokens",
+    "output_tokens",
+    "reasoning_output_tokens",
+    "cache_write_input_tokens",
+    "total_tokens",
+)
+
+
 def _counts(usage: object) -> _Counts | None:
     if not isinstance(usage, dict):
         return None
-    get = usage.get
-    counts = (
-        as_count(get("input_tokens")),
-        as_count(get("cached_input_tokens")),
-        as_count(get("output_tokens")),
-        as_count(get("reasoning_output_tokens")),
-        as_count(get("cache_write_input_tokens")),
-        as_count(get("total_tokens")),
-    )
+    counts = tuple(map(as_count, map(usage.get, _COUNT_FIELDS)))
     return None if counts == _NO_COUNTS else counts
 
 
@@ -571,10 +586,11 @@ class _TokenLedger:
         info = payload.get("info", payload)
         if info is None:
             return None, "event_msg/token_count: rate limits only"
-        total = _counts(dig(info, "total_token_usage"))
+        fields = info if isinstance(info, dict) else {}
+        total = _counts(fields.get("total_token_usage"))
         if total is not None:
             return self._growth(total)
-        last = _counts(dig(info, "last_token_usage")) or _counts(payload)
+        last = _counts(fields.get("last_token_usage")) or _counts(payload)
         if last is not None:
             previous, self.last = self.last, last
             if last == previous:
@@ -586,14 +602,15 @@ class _TokenLedger:
         previous, self.total = self.total, total
         if total == previous:
             return None, "event_msg/token_count: total unchanged (re-emitted)"
-        if previous is None or any(
-            n is not None and p is not None and n < p for n, p in zip(total, previous, strict=True)
-        ):
+        if previous is None:
             return total, ""
-        grown = tuple(
-            None if n is None else n - (p or 0) for n, p in zip(total, previous, strict=True)
-        )
-        return (*grown[:-1], total[-1]), ""
+        grown: list[int | None] = []
+        for n, p in zip(total, previous, strict=True):
+            if n is not None and p is not None and n < p:
+                return total, ""  # a count shrank: the total started again from zero
+            grown.append(None if n is None else n - (p or 0))
+        grown[-1] = total[-1]
+        return tuple(grown), ""
 
 
 # --- one thread, record by record ------------------------------------------------------------
@@ -612,20 +629,27 @@ a paired tool output), a skip reason (known noise), or :data:`UNKNOWN`."""
 
 @define(eq=False)
 class _Copies:
-    """One piece of content written in up to two shapes; the event copy's text wins."""
+    """One piece of content written in up to two shapes; the event copy's text wins.
 
-    event: str | None = None
-    item: str | None = None
+    Only the winning text is kept: the other copy would be held, unused, until the end.
+    """
+
+    text: str = ""
+    from_event: bool = False
+    owner: _Draft | None = None
+    """The response the copies belong to, set on those that wait for their partner."""
 
     def put(self, shape: str, text: str) -> None:
         if shape == _EVENT:
-            self.event = text
-        else:
-            self.item = text
+            self.text, self.from_event = text, True
+        elif not self.from_event:
+            self.text = text
 
-    @property
-    def text(self) -> str:
-        return self.event if self.event is not None else (self.item or "")
+
+def _owner(copies: _Copies) -> _Draft:
+    if copies.owner is None:
+        raise AssertionError("a waiting copy always belongs to a response of its turn")
+    return copies.owner
 
 
 @define
@@ -672,23 +696,24 @@ class _Draft:
     sidechain: bool = False
     records: int = 0
 
-    def is_empty(self) -> bool:
-        return not (
-            (self.text is not None and self.text.text.strip())
-            or any(c.text.strip() for c in self.thinking)
+    def message(self) -> Message | None:
+        """The finished message; ``None`` when it has nothing to show (no text, no call, ...)."""
+        text = _visible(self.text.text) if self.text is not None else ""
+        thinking = "\n\n".join(filter(None, [c.text.strip() for c in self.thinking]))
+        if not (
+            text
+            or thinking
             or self.calls
             or self.usage is not None
             or self.event_images
             or self.item_images
             or self.kind != "message"
-        )
-
-    def message(self) -> Message:
-        thinking = "\n\n".join(c.text.strip() for c in self.thinking if c.text.strip())
+        ):
+            return None
         return Message(
             id=self.id,
             role=self.role,
-            text=_visible(self.text.text) if self.text is not None else "",
+            text=text,
             thinking=thinking or None,
             tool_calls=[
                 ToolCall(id=c.id, name=c.name, input=c.input, output=c.output, is_error=c.is_error)
@@ -795,36 +820,34 @@ class _Thread:
 
     # -- dispatch --
 
-    def feed(self, value: object, where: str, ident: str) -> bool:
-        """Account for one record; ``False`` when it is unknown (its raw text is then due)."""
+    def feed(self, value: object, ident: str) -> bool:
+        """Account for one record; ``False`` when it is unknown.
+
+        The caller then says where it was (:meth:`unknown_at`) and later gives its raw text.
+        """
         self.seen += 1
         if not isinstance(value, dict):
-            self.unknown.append((where, None))
             return False
         kind = value.get("type")
         if "payload" in value and isinstance(kind, str):
-            self.stamp = value.get("timestamp")
-            if self.stamp is not None:
-                self.last_stamp = self.stamp
+            stamp = self.stamp = value.get("timestamp")
+            if stamp is not None:
+                self.last_stamp = stamp
             if self.replay is not None:
                 self._follow_replay()
             payload = value["payload"]
-            outcome = self._record(kind, payload, ident) if isinstance(payload, dict) else UNKNOWN
+            read = _RECORDS.get(kind, _unknown) if isinstance(payload, dict) else _unknown
+            outcome = read(self, payload, ident)
         elif value.get("record_type") == "state":
             outcome = "record_type: state"
         else:  # a bare response item: the early-Rust and TypeScript formats
             self.stamp = None
             outcome = self.item(value, ident) if isinstance(kind, str) else UNKNOWN
-        if self._tally(outcome):
-            return True
-        self.unknown.append((where, _label(value)))
-        return False
+        return self._tally(outcome)
 
-    def _record(self, kind: str, payload: dict[str, Any], ident: str) -> _Outcome:
-        read = _RECORDS.get(kind)
-        if read is not None:
-            return read(self, payload, ident)
-        return kind if kind in SKIPPED_RECORDS else UNKNOWN
+    def unknown_at(self, where: str, value: object) -> None:
+        """Where the record :meth:`feed` just found unknown was, and its type if it has one."""
+        self.unknown.append((where, _label(value)))
 
     def turn_context(self, context: dict[str, Any], _ident: str) -> _Outcome:
         """Settings of the turn: the model answering from here on, and the working folder."""
@@ -873,13 +896,9 @@ class _Thread:
 
     def item(self, item: dict[str, Any], ident: str) -> _Outcome:
         kind = item.get("type")
-        read = _ITEMS.get(kind) if isinstance(kind, str) else None
-        if read is not None:
-            return read(self, item, ident)
         # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
-        return (
-            f"response_item/{kind}" if isinstance(kind, str) and kind in SKIPPED_ITEMS else UNKNOWN
-        )
+        read = _ITEMS.get(kind, _unknown) if isinstance(kind, str) else _unknown
+        return read(self, item, ident)
 
     def server_compaction(self, _item: dict[str, Any], ident: str) -> _Outcome:
         """Compaction done by the server: where it happened is known, its summary is encrypted."""
@@ -920,7 +939,7 @@ class _Thread:
         content = [t for t in _content_texts(item.get("content")) if t.strip()]
         draft = self._response(_REASONING, ident)
         if content:  # raw reasoning text, which has no event copy to wait for
-            draft.thinking.append(_Copies(item="\n\n".join(content)))
+            draft.thinking.append(_Copies(text="\n\n".join(content)))
             return draft
         return "response_item/reasoning: no readable text"
 
@@ -974,18 +993,16 @@ class _Thread:
         if call is not None:
             return "response_item: tool output repeated"
         orphan = self._add(_Draft(id=ident, role="user", timestamp=self.now, kind="tool_result"))
-        orphan.text = _Copies(item=output or "")
+        orphan.text = _Copies(text=output or "")
         return orphan
 
     # -- event_msg: what the person saw --
 
     def event(self, event: dict[str, Any], ident: str) -> _Outcome:
         kind = event.get("type")
-        read = _EVENTS.get(kind) if isinstance(kind, str) else None
-        if read is not None:
-            return read(self, event, ident)
         # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
-        return f"event_msg/{kind}" if isinstance(kind, str) and kind in SKIPPED_EVENTS else UNKNOWN
+        read = _EVENTS.get(kind, _unknown) if isinstance(kind, str) else _unknown
+        return read(self, event, ident)
 
     def agent_message(self, event: dict[str, Any], ident: str) -> _Outcome:
         message = event.get("message")
@@ -1060,9 +1077,9 @@ class _Thread:
         copies = self.turn.texts.partner(shape)
         if copies is not None:
             copies.put(shape, text)
-            return self._owner(copies)
+            return _owner(copies)
         draft = self._response(_TEXT, ident)
-        draft.text = _Copies()
+        draft.text = _Copies(owner=draft)
         draft.text.put(shape, text)
         self.turn.texts.wait(shape, draft.text)
         return draft
@@ -1073,20 +1090,14 @@ class _Thread:
             copies = self.turn.thinking.partner(shape)
             if copies is not None:
                 copies.put(shape, text)
-                draft = self._owner(copies)
+                draft = _owner(copies)
                 continue
             draft = self._response(_REASONING, ident)
-            copies = _Copies()
+            copies = _Copies(owner=draft)
             copies.put(shape, text)
             draft.thinking.append(copies)
             self.turn.thinking.wait(shape, copies)
         return draft or self._response(_REASONING, ident)
-
-    def _owner(self, copies: _Copies) -> _Draft:
-        for draft in reversed(self.turn.responses):
-            if draft.text is copies or any(c is copies for c in draft.thinking):
-                return draft
-        raise AssertionError("a waiting copy always belongs to a response of its turn")
 
     def _end_response(self) -> None:
         if self.turn.current is not None:
@@ -1110,8 +1121,8 @@ class _Thread:
         )
         draft = self.turn.current
         if draft is None or draft.usage is not None:
-            waiting = [d for d in self.turn.responses if d.usage is None]
-            draft = waiting[-1] if waiting else self._response(_CALLS, ident)
+            waiting = next((d for d in reversed(self.turn.responses) if d.usage is None), None)
+            draft = waiting or self._response(_CALLS, ident)
         draft.usage = usage
         draft.model = draft.model or as_text(dig(event, "info", "model"))
         self._end_response()
@@ -1119,7 +1130,7 @@ class _Thread:
 
     def _notice(self, text: str, ident: str) -> _Draft:
         draft = self._add(_Draft(id=ident, role="system", timestamp=self.now, kind="notice"))
-        draft.text = _Copies(item=text)
+        draft.text = _Copies(text=text)
         return draft
 
     def compacted(self, payload: dict[str, Any], ident: str) -> _Draft:
@@ -1133,7 +1144,7 @@ class _Thread:
         draft = self._add(
             _Draft(id=ident, role="system", timestamp=self.now, kind="compaction_summary")
         )
-        draft.text = _Copies(item=as_text(payload.get("message")) or "")
+        draft.text = _Copies(text=as_text(payload.get("message")) or "")
         return draft
 
     def rolled_back(self, event: dict[str, Any], ident: str) -> _Outcome:
@@ -1152,11 +1163,12 @@ class _Thread:
     def conversation(self, meta: ConversationMeta, adapter: CodexAdapter) -> ParsedConversation:
         messages = []
         for draft in self.drafts:
-            if draft.is_empty():
+            message = draft.message()
+            if message is None:
                 self.used -= draft.records
                 self.skipped["empty message"] += draft.records
-                continue
-            messages.append(draft.message())
+            else:
+                messages.append(message)
         unknown = [
             UnknownRecord(where=where, type=kind, raw=raw, producer_version=self.version)
             for (where, kind), raw in zip(self.unknown, self.raw, strict=True)
@@ -1193,13 +1205,26 @@ class _Thread:
 
 _Reader: TypeAlias = Callable[[_Thread, dict[str, Any], str], _Outcome]
 
-# How each kind of record is read; kinds not listed are skipped when known, else kept unknown.
+
+def _skip(reason: str) -> _Reader:
+    """The reader of a kind of known noise: the record is counted as skipped for ``reason``."""
+    return lambda _thread, _record, _ident: reason
+
+
+def _unknown(_thread: _Thread, _record: dict[str, Any], _ident: str) -> _Outcome:
+    """The reader of every kind not listed: the record is kept raw."""
+    return UNKNOWN
+
+
+# How each kind of record is read, or why it is skipped; kinds not listed are kept unknown. One
+# lookup per record: the skip reasons are made once here, not for every record.
 _RECORDS: Final[dict[str, _Reader]] = {
     "session_meta": _Thread.session_meta,
     "response_item": _Thread.item,
     "event_msg": _Thread.event,
     "turn_context": _Thread.turn_context,
     "compacted": _Thread.compacted,
+    **{kind: _skip(kind) for kind in SKIPPED_RECORDS},
 }
 _ITEMS: Final[dict[str, _Reader]] = {
     "message": _Thread.item_message,
@@ -1216,6 +1241,7 @@ _ITEMS: Final[dict[str, _Reader]] = {
     "compaction": _Thread.server_compaction,
     "compaction_summary": _Thread.server_compaction,
     "agent_message": _Thread.agent_to_agent,
+    **{kind: _skip(f"response_item/{kind}") for kind in SKIPPED_ITEMS},
 }
 _EVENTS: Final[dict[str, _Reader]] = {
     "user_message": _Thread.user_event,
@@ -1226,11 +1252,14 @@ _EVENTS: Final[dict[str, _Reader]] = {
     "thread_rolled_back": _Thread.rolled_back,
     "error": _Thread.error,
     "thread_name_updated": _Thread.thread_renamed,
+    **{kind: _skip(f"event_msg/{kind}") for kind in SKIPPED_EVENTS},
 }
 
 
-def _label(record: Mapping[str, Any]) -> str | None:
+def _label(record: object) -> str | None:
     """An unknown record's type: ``<type>/<payload type>`` when it has both."""
+    if not isinstance(record, dict):
+        return None
     kind, payload = record.get("type"), record.get("payload")
     subtype = payload.get("type") if isinstance(payload, dict) else None
     if isinstance(kind, str) and isinstance(subtype, str):
