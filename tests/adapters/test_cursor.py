@@ -169,18 +169,15 @@ def test_secret_keys_are_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         items=[("cursorAuth/accessToken", TOKEN), ("cursorAuth/refreshToken", TOKEN)],
     )
     queried: list[tuple[str, str]] = []
-    real_get, real_prefix = sqlite_decoder.Snapshot.get, sqlite_decoder.Snapshot.iter_prefix
+    real_batch = sqlite_decoder.Snapshot._batch
 
-    def get(self: sqlite_decoder.Snapshot, table: str, key: str, **kwargs: Any) -> Any:
+    # Every read of every kind (get, iter_prefix, iter_prefix_raw, iter_rows) is one or more
+    # batches: watching them watches every query.
+    def batch(self: sqlite_decoder.Snapshot, table: str, *args: Any) -> Any:
         queried.append((self.path.parent.name, table))
-        return real_get(self, table, key, **kwargs)
+        return real_batch(self, table, *args)
 
-    def iter_prefix(self: sqlite_decoder.Snapshot, table: str, prefix: str, **kwargs: Any) -> Any:
-        queried.append((self.path.parent.name, table))
-        return real_prefix(self, table, prefix, **kwargs)
-
-    monkeypatch.setattr(sqlite_decoder.Snapshot, "get", get)
-    monkeypatch.setattr(sqlite_decoder.Snapshot, "iter_prefix", iter_prefix)
+    monkeypatch.setattr(sqlite_decoder.Snapshot, "_batch", batch)
     conversations = [parse(meta) for meta in scan(tmp_path).values()]
     assert ("globalStorage", "ItemTable") not in queried
     assert ("globalStorage", "cursorDiskKV") in queried
@@ -314,6 +311,60 @@ def test_data_uri_images_are_counted_not_kept(tmp_path: Path) -> None:
     message = parse(scan(tmp_path)["c1"]).messages[0]
     assert payload not in message.text
     assert [image.media_type for image in message.images] == ["image/png"]
+
+
+def test_bubble_values_are_decoded_from_their_stored_bytes(tmp_path: Path) -> None:
+    """Values handed to the JSON decoder as bytes read as they did decoded to ``str`` first.
+
+    Invalid UTF-8 becomes U+FFFD, in a message and in a bubble kept raw; a number is no JSON
+    text, so it counts as NULL.
+    """
+    rows = [
+        document("c1", ["text", "kept", "number", "broken"]),
+        ("bubbleId:c1:text", b'{"type": 1, "text": "caf\xe9 ok"}'),
+        ("bubbleId:c1:kept", b'{"type": 9, "text": "\xff"}'),
+        ("bubbleId:c1:number", 42),
+        ("bubbleId:c1:broken", b'{"type": 1, "text": '),
+    ]
+    global_db(tmp_path, rows)
+    conversation = parse(scan(tmp_path)["c1"])
+    assert [m.text for m in conversation.messages] == ["caf\ufffd ok"]
+    diagnostics = conversation.diagnostics
+    assert [(u.where, u.type, u.raw) for u in diagnostics.unknown] == [
+        ("row bubbleId:c1:kept", "bubble type 9", '{"type": 9, "text": "\ufffd"}')
+    ]
+    assert diagnostics.skipped == {"bubble row with a NULL value": 1}
+    assert diagnostics.malformed == 1
+    assert "row bubbleId:c1:broken: not valid JSON" in diagnostics.warnings
+
+
+def test_parse_reads_a_composer_in_two_statements(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One read of the document and one of the bubbles: no table list, no empty last batch."""
+    global_db(tmp_path, [document("c1", ["a", "b"]), bubble("c1", "a"), bubble("c1", "b")])
+    meta = scan(tmp_path)["c1"]
+    reads: list[str] = []
+    real_read = sqlite_decoder.Snapshot._read
+
+    def read(self: sqlite_decoder.Snapshot, sql: str, *args: Any) -> Any:
+        reads.append(sql)
+        return real_read(self, sql, *args)
+
+    monkeypatch.setattr(sqlite_decoder.Snapshot, "_read", read)
+    assert len(parse(meta).messages) == 2
+    assert len(reads) == 2
+
+
+def test_a_database_without_the_table_says_so_at_parse(tmp_path: Path) -> None:
+    """A global DB that lost ``cursorDiskKV`` after the scan is unavailable, naming the table."""
+    db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
+    meta = scan(tmp_path)["c1"]
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("DROP TABLE cursorDiskKV")
+        connection.commit()
+    with pytest.raises(SourceUnavailableError, match="no cursorDiskKV table"):
+        CursorAdapter().parse(meta)
 
 
 def test_parse_of_a_deleted_composer_raises(tmp_path: Path) -> None:

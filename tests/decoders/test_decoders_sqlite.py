@@ -144,6 +144,65 @@ def test_iteration_spans_several_batches(tmp_path: Path) -> None:
     assert [row.rowid for row in rows] == [1, 2, 3, 5, 6, 7, 8]
 
 
+def test_iter_prefix_raw_gives_rows_as_sqlite_returns_them(tmp_path: Path) -> None:
+    """Raw rows are ``(rowid, *columns)`` with TEXT and BLOB undecoded, in key order."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"k2": b"blob \xff", "k1": "text é", "x": "other"})
+    with open_snapshot(path) as snapshot:
+        assert list(snapshot.iter_prefix_raw("kv", "k")) == [
+            (2, b"k1", "text é".encode()),
+            (1, b"k2", b"blob \xff"),
+        ]
+        # Without the key among the columns, it is still read (to continue from) but not given.
+        assert list(snapshot.iter_prefix_raw("kv", "k", columns=("value",))) == [
+            (2, "text é".encode()),
+            (1, b"blob \xff"),
+        ]
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the SQL of every batch read from now on."""
+    reads: list[str] = []
+    read = sqlite.Snapshot._read
+
+    def counting(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+        reads.append(sql)
+        return read(self, sql, params, after)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite.Snapshot, "_read", counting)
+    return reads
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_batch_shorter_than_the_limit_is_the_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No query is spent to find the batch after a short one empty; a full one is followed."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {f"k{i}": str(i) for i in range(5)})
+    with open_snapshot(path) as snapshot:
+        reads = count_reads(monkeypatch)
+        assert keys(snapshot.iter_prefix("kv", "k")) == [f"k{i}" for i in range(5)]
+        assert len(reads) == 3  # 2 + 2 + 1 rows
+        assert len(list(snapshot.iter_rows("kv", ["key"]))) == 5
+        assert len(reads) == 6
+        assert keys(snapshot.iter_prefix("kv", "k3")) == ["k3"]
+        assert len(reads) == 7
+
+
+def test_the_byte_limit_ends_a_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that reaches the byte limit stops there; the next one continues after it."""
+    monkeypatch.setattr(sqlite, "_BATCH_BYTES", 10)
+    monkeypatch.setattr(sqlite, "_CHUNK_ROWS", 1)
+    path = tmp_path / "db"
+    make_db(path, "delete", {f"k{i}": "v" * 20 for i in range(3)})
+    with open_snapshot(path) as snapshot:
+        reads = count_reads(monkeypatch)
+        assert keys(snapshot.iter_prefix("kv", "k")) == ["k0", "k1", "k2"]
+        # One row each (each passes the limit), then one more query finds nothing after k2.
+        assert len(reads) == 4
+
+
 def test_backend_name_names_sqlite() -> None:
     """backend_name reports the SQLite library version."""
     assert sqlite.backend_name() == f"sqlite {sqlite3.sqlite_version}"
@@ -273,7 +332,7 @@ def test_a_torn_unlocked_read_is_retried_not_reported(
     monkeypatch.setattr(sqlite.Snapshot, "_read", torn_once)
     with open_snapshot(path) as snapshot:
         assert keys(snapshot.iter_prefix("kv", "")) == ["a", "b"]
-    assert len(calls) == 3
+    assert len(calls) == 2  # the torn read and its retry; both rows fit in that one batch
 
 
 def test_a_missing_table_is_unavailable(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
@@ -22,7 +23,9 @@ __all__ = [
     "case_home",
     "cases_of",
     "check_all",
+    "open_to_all",
     "run_adapter",
+    "where_modes_apply",
 ]
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
@@ -70,3 +73,57 @@ def check_all(conversations: list[ParsedConversation]) -> None:
         assert conversation.diagnostics.balanced, conversation.diagnostics
         assert from_dict(ParsedConversation, to_dict(conversation)) == conversation
         assert check_conversation(conversation) == []
+
+
+NOBODY: Final = 65534
+"""The unprivileged user and group that a root test process becomes to meet file modes."""
+
+
+def open_to_all(home: Path) -> None:
+    """Let any user read the tree under ``home``, before a test sets the modes it is about.
+
+    A temporary directory is private to its owner, and :func:`where_modes_apply` may run its
+    check as ``nobody``: then only the modes the test sets afterwards should deny access.
+    """
+    if os.geteuid() != 0:
+        return
+    for folder in [home, *home.parents]:
+        if folder.stat().st_uid == 0 and folder != Path(folder.anchor):
+            folder.chmod(folder.stat().st_mode | 0o555)
+    for path in home.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
+
+
+def where_modes_apply(check: Callable[[], None]) -> None:
+    """Run ``check`` as a user that file modes apply to, so an unreadable file is unreadable.
+
+    Root reads any file whatever its mode, which would make every unreadable-file test pass
+    without proving anything; so as root, ``check`` runs in a forked child that became
+    ``nobody`` (call :func:`open_to_all` first). Everything ``check`` imports must already be
+    imported: the child may not be able to read the interpreter's own files. A failure in the
+    child fails the test with its traceback.
+    """
+    if os.geteuid() != 0:
+        check()
+        return
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover -- runs in the child, reported through the pipe
+        os.close(read_end)
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            check()
+        except BaseException:  # noqa: BLE001 -- everything is reported to the parent
+            report = traceback.format_exc().encode()
+        else:
+            report = b"ok"
+        os.write(write_end, report)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        report = pipe.read()
+    os.waitpid(child, 0)
+    assert report == b"ok", report.decode(errors="replace")

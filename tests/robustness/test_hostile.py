@@ -20,7 +20,15 @@ from chatparse.decoders import jsonl
 from chatparse.errors import SourceUnavailableError
 from chatparse.model import ParsedConversation
 from chatparse.testing import Case
-from robustness._support import case_home, cases_of, check_all, host_for, run_adapter
+from robustness._support import (
+    case_home,
+    cases_of,
+    check_all,
+    host_for,
+    open_to_all,
+    run_adapter,
+    where_modes_apply,
+)
 
 GIB: Final = 1 << 30
 MIB: Final = 1 << 20
@@ -228,26 +236,40 @@ def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
         assert {c.id for c in conversations} >= expected
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
 @pytest.mark.parametrize("key", TREE_CASES)
-def test_unreadable_files_and_folders_are_reported_and_the_scan_goes_on(key: str) -> None:
-    """An unreadable folder is passed over; an unreadable store raises SourceUnavailableError."""
+def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: str) -> None:
+    """An unreadable folder is passed over; an unreadable store raises SourceUnavailableError.
+
+    Run as a user the modes apply to, also when the tests run as root (see where_modes_apply).
+    """
     with home_of(key) as (case, home):
+        adapter = chatparse.get_adapter(case.adapter)
+        expected = {c.id for c in run_adapter(case, home)}  # also imports what the checks use
         folder = _session_dir(home)
         locked = folder.parent / "locked"
         locked.mkdir()
-        locked.chmod(0)
-        try:
-            check_all(run_adapter(case, home))
-            adapter = chatparse.get_adapter(case.adapter)
-            found = adapter.detect(host_for(case, home))
-            assert found is not None
-            metas = list(adapter.scan(found))
-            for meta in metas:
-                Path(meta.path).chmod(0)
+        (locked / "x.jsonl").write_text("{}\n")
+
+        def scan_goes_on() -> None:
+            conversations = run_adapter(case, home)
+            check_all(conversations)
+            assert {c.id for c in conversations} == expected
+
+        def each_parse_says_unavailable() -> None:
             for meta in metas:
                 with pytest.raises(SourceUnavailableError):
                     adapter.parse(meta)
+
+        found = adapter.detect(host_for(case, home))
+        assert found is not None
+        metas = list(adapter.scan(found))
+        open_to_all(home)
+        try:
+            locked.chmod(0)
+            where_modes_apply(scan_goes_on)
+            for meta in metas:
+                Path(meta.path).chmod(0)
+            where_modes_apply(each_parse_says_unavailable)
         finally:
             locked.chmod(0o700)
 

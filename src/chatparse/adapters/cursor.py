@@ -31,15 +31,16 @@ empty draft, a NULL row), malformed, or kept raw as unknown: see ``docs/sources/
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import suppress
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias, TypeGuard
 
 from attrs import define, field
 
-from chatparse.adapters._fields import as_text, dig
+from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
@@ -154,7 +155,7 @@ class CursorAdapter:
                 continue
             yield from self._explain_db(user / GLOBAL_DB, (DISK_KV,))
             folders = list(workspace_dirs(user))
-            with_db = [f for f in folders if (f / WORKSPACE_DB).is_file()]
+            with_db = [f for f in folders if _is_file(f / WORKSPACE_DB)]
             yield f"{user / 'workspaceStorage'}: {len(with_db)} workspace(s) with a state.vscdb"
             for folder in with_db:
                 yield from self._explain_db(folder / WORKSPACE_DB, (ITEM_TABLE,), quiet=True)
@@ -193,14 +194,14 @@ class CursorAdapter:
         catalog = _Catalog(self.name)
         for folder in workspace_dirs(user):
             db = folder / WORKSPACE_DB
-            if not db.is_file():
+            if not _is_file(db):
                 continue
             # An unreadable workspace DB (locked past the retries, damaged) is left out of the
             # scan; `chatparse doctor` names it.
             with suppress(SourceUnavailableError), self._open(db) as snapshot:
                 _read_workspace(catalog, snapshot, workspace_project_path(folder))
         global_db = user / GLOBAL_DB
-        if global_db.is_file():
+        if _is_file(global_db):
             try:
                 with self._open(global_db) as snapshot:
                     _read_global(catalog, snapshot)
@@ -326,10 +327,13 @@ class _Catalog:
         if isinstance(parent, str) and parent and parent != composer_id:
             self.parents[composer_id] = parent
 
-    def add_bubble_key(self, composer_id: str, key: str, rowid: int, db: Path, st: _Stat) -> None:
+    def add_bubble_keys(
+        self, composer_id: str, keys: Iterable[tuple[str, int]], db: Path, st: _Stat
+    ) -> None:
+        """Bubble rows of ``composer_id``, by key and rowid (their values are read by parse)."""
         found = self.composer(composer_id)
         found.bubble_db = (db, st)
-        found.bubble_keys.append((key, rowid))
+        found.bubble_keys.extend(keys)
 
     def unparented_tasks(self) -> list[str]:
         """Sub-agent composers (``task-<toolCallId>``) whose document names no parent."""
@@ -456,9 +460,10 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
         key, raw = row.values
         composer_id = str(key)[len(COMPOSER_PREFIX) :]
         catalog.add_document(composer_id, row.rowid, as_text(raw), db, stat)
-    for row in snapshot.iter_prefix(DISK_KV, BUBBLE_PREFIX, columns=("key",)):
-        key = str(row.values[0])
-        catalog.add_bubble_key(_split_bubble_key(key)[0], key, row.rowid, db, stat)
+    # In key order, the rows of one composer (``bubbleId:<id>:…``) mostly come one after another.
+    keys = _bubble_keys(snapshot, BUBBLE_PREFIX)
+    for composer_id, group in groupby(keys, lambda item: _split_bubble_key(item[0])[0]):
+        catalog.add_bubble_keys(composer_id, group, db, stat)
     for child in catalog.unparented_tasks():
         parent = _task_parent(snapshot, child)
         if parent is not None:
@@ -466,9 +471,17 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
 
 
 def _has_db(user: Path) -> bool:
-    if (user / GLOBAL_DB).is_file():
+    if _is_file(user / GLOBAL_DB):
         return True
-    return any((folder / WORKSPACE_DB).is_file() for folder in workspace_dirs(user))
+    return any(_is_file(folder / WORKSPACE_DB) for folder in workspace_dirs(user))
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, but false (not an error) inside a folder we may not search."""
+    try:
+        return path.is_file()
+    except OSError:  # pathlib passes PermissionError on
+        return False
 
 
 def _is_sqlite(path: Path) -> bool:
@@ -477,6 +490,20 @@ def _is_sqlite(path: Path) -> bool:
             return stream.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
+
+
+def _bubble_keys(snapshot: Snapshot, prefix: str) -> Iterator[tuple[str, int]]:
+    """The key and rowid of every bubble row whose key starts with ``prefix``; not the values.
+
+    Read raw: a ``Row`` per key would cost more than SQLite's walk of the key index.
+    """
+    rows = snapshot.iter_prefix_raw(DISK_KV, prefix, columns=("key",))
+    return ((_key_text(key), rowid) for rowid, key in rows)
+
+
+def _key_text(key: object) -> str:
+    """A key read raw, as :mod:`chatparse.decoders.sqlite` decodes TEXT (invalid UTF-8 replaced)."""
+    return key.decode("utf-8", "replace") if isinstance(key, bytes) else str(key)
 
 
 def _split_bubble_key(key: str) -> tuple[str, str]:
@@ -545,14 +572,21 @@ class _Bubble:
     """One bubble row of ``cursorDiskKV``, decoded."""
 
     id: str
-    row: Row
-    raw: str | None
+    key: str
+    data: bytes | None
+    """The value as stored (TEXT or BLOB); ``None`` for NULL, and for a number, which is no JSON
+    text either."""
     ok: bool
     value: Any
 
     @property
     def where(self) -> str:
-        return f"row {self.row.values[0]}"
+        return f"row {self.key}"
+
+    @property
+    def raw(self) -> str | None:
+        """The value's text, for the rare bubble reported or kept raw; decoded only then."""
+        return None if self.data is None else self.data.decode("utf-8", "replace")
 
     def inner_id(self) -> str | None:
         inner = self.value.get("bubbleId") if isinstance(self.value, dict) else None
@@ -560,12 +594,14 @@ class _Bubble:
 
 
 def _read_bubbles(snapshot: Snapshot, composer_id: str) -> list[_Bubble]:
-    rows = list(snapshot.iter_prefix(DISK_KV, f"{BUBBLE_PREFIX}{composer_id}:"))
-    texts = [as_text(row.values[1]) for row in rows]
-    return [
-        _Bubble(_split_bubble_key(str(row.values[0]))[1], row, text, ok, value)
-        for row, text, (ok, value) in zip(rows, texts, _loads_many(texts), strict=True)
-    ]
+    """Every bubble row of one composer, each value decoded once, from its stored bytes."""
+    bubbles = []
+    for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, f"{BUBBLE_PREFIX}{composer_id}:"):
+        key = _key_text(raw_key)
+        data = stored if isinstance(stored, bytes) else None
+        ok, value = _loads(data)
+        bubbles.append(_Bubble(_split_bubble_key(key)[1], key, data, ok, value))
+    return bubbles
 
 
 def _read_composer(
@@ -575,10 +611,8 @@ def _read_composer(
     tree: Mapping[str, list[str]],
 ) -> ParsedConversation:
     """A composer from the global store: its document, then its bubbles in header order."""
-    if DISK_KV not in snapshot.tables():
-        raise SourceUnavailableError(meta.path, f"no {DISK_KV} table", "Scan again.")
     ledger = _Ledger()
-    row = snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{meta.id}")
+    row = _get_document(snapshot, meta)
     kind = meta.locator.get("kind", COMPOSER)
     if row is None and kind == COMPOSER:
         raise SourceUnavailableError(
@@ -613,6 +647,20 @@ def _read_composer(
         project=_identifier_project(document.get("workspaceIdentifier")),
         subagents=subagents,
     )
+
+
+def _get_document(snapshot: Snapshot, meta: ConversationMeta) -> Row | None:
+    """The ``composerData`` row of ``meta.id``, or ``None``.
+
+    The table is looked for only when the read fails (one transaction less per composer), to
+    tell a database without ``cursorDiskKV`` from one that cannot be read at all.
+    """
+    try:
+        return snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{meta.id}")
+    except SourceUnavailableError:
+        if DISK_KV not in snapshot.tables():
+            raise SourceUnavailableError(meta.path, f"no {DISK_KV} table", "Scan again.") from None
+        raise
 
 
 def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _Builder) -> None:
@@ -656,11 +704,7 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
 def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) -> list[_Bubble]:
     """The bubble row each header names: by the id in its key, else by the id inside it."""
     by_key = {bubble.id: bubble for bubble in bubbles}
-    by_inner: dict[str, _Bubble] = {}
-    for bubble in bubbles:
-        inner = bubble.inner_id()
-        if inner is not None and inner != bubble.id:
-            by_inner.setdefault(inner, bubble)
+    by_inner: dict[str, _Bubble] | None = None  # built at the first header its key misses
     listed: list[_Bubble] = []
     chosen: set[int] = set()
     for index, header in enumerate(headers):
@@ -668,7 +712,10 @@ def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) 
         if not isinstance(bubble_id, str):
             ledger.warnings.append(f"fullConversationHeadersOnly[{index}] names no bubble")
             continue
-        match = by_key.get(bubble_id) or by_inner.get(bubble_id)
+        match = by_key.get(bubble_id)
+        if match is None:
+            by_inner = _by_inner_id(bubbles) if by_inner is None else by_inner
+            match = by_inner.get(bubble_id)
         if match is None:
             ledger.warnings.append(
                 f"fullConversationHeadersOnly[{index}] names bubble {bubble_id!r}, which has no row"
@@ -681,6 +728,16 @@ def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) 
     return listed
 
 
+def _by_inner_id(bubbles: list[_Bubble]) -> dict[str, _Bubble]:
+    """The bubbles whose own ``bubbleId`` differs from the id in their key, by that id."""
+    by_inner: dict[str, _Bubble] = {}
+    for bubble in bubbles:
+        inner = bubble.inner_id()
+        if inner is not None and inner != bubble.id:
+            by_inner.setdefault(inner, bubble)
+    return by_inner
+
+
 def _time_order(bubble: _Bubble) -> tuple[bool, datetime, str]:
     stamp = _bubble_time(bubble.value) if isinstance(bubble.value, dict) else None
     return stamp is None, stamp or datetime.min.replace(tzinfo=UTC), bubble.id
@@ -690,10 +747,7 @@ def _child_meta(parent: ConversationMeta, child: str, snapshot: Snapshot) -> Con
     """The meta of a sub-agent composer, fingerprinted from its own rows."""
     row = snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{child}")
     document_digest = _digest((row.rowid, as_text(row.values[0]))) if row is not None else ""
-    keys = sorted(
-        (str(r.values[0]), r.rowid)
-        for r in snapshot.iter_prefix(DISK_KV, f"{BUBBLE_PREFIX}{child}:", columns=("key",))
-    )
+    keys = sorted(_bubble_keys(snapshot, f"{BUBBLE_PREFIX}{child}:"))
     return ConversationMeta(
         source=parent.source,
         id=child,
@@ -780,7 +834,7 @@ class _Builder:
         self.ids: set[str] = set()
 
     def add_row(self, bubble: _Bubble) -> None:
-        if bubble.raw is not None and not bubble.ok:
+        if bubble.data is not None and not bubble.ok:
             self.ledger.bad(bubble.where, "not valid JSON")
         elif bubble.value is None:
             self.ledger.skip("bubble row with a NULL value")
@@ -788,7 +842,7 @@ class _Builder:
         elif not isinstance(bubble.value, dict):
             self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(bubble.value))
         else:
-            self._add(bubble.value, bubble.id, bubble.where, bubble.raw)
+            self._add(bubble.value, bubble.id, bubble)
 
     def add_inline(self, value: Any, index: int, where: str) -> None:
         if not isinstance(value, dict):
@@ -796,13 +850,15 @@ class _Builder:
             return
         for field_name in ("bubbleId", "id"):
             if isinstance(value.get(field_name), str) and value[field_name]:
-                self._add(value, value[field_name], where, None)
+                self._add(value, value[field_name], where)
                 return
-        self._add(value, f"#{index}", where, None)
+        self._add(value, f"#{index}", where)
 
-    def _add(self, bubble: dict[str, Any], bubble_id: str, where: str, raw: str | None) -> None:
+    def _add(self, bubble: dict[str, Any], bubble_id: str, origin: _Bubble | str) -> None:
+        """Add one bubble; ``origin`` is its row, or where in a value an inline bubble was."""
         role = _ROLES.get(_hashable(bubble.get("type")))
         if role is None:
+            where, raw = (origin, None) if isinstance(origin, str) else (origin.where, origin.raw)
             kind = bubble.get("type")
             self.ledger.keep(
                 where, f"bubble type {kind!r}", raw if raw is not None else jsonvalue.encode(bubble)
@@ -815,24 +871,21 @@ class _Builder:
         call = _tool_call(bubble.get("toolFormerData"))
         images = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
         images += _attached_images(bubble)
-        if not (text.strip() or thinking or call or images):
+        if _blank(text) and not (thinking or call or images):
             self.ledger.skip(f"empty {role} bubble")
             return
         self.ledger.use()
-        timestamp = _bubble_time(bubble)
         self.messages.append(
             Message(
                 id=self._unique(bubble_id),
                 role=role,
                 text=text,
                 thinking=thinking,
-                tool_calls=[call] if call is not None else [],
+                tool_calls=() if call is None else (call,),
                 images=images,
-                timestamp=timestamp,
+                timestamp=_bubble_time(bubble),
                 model=_model(bubble),
-                usage=_usage(
-                    bubble.get("tokenCount"), f"cursor:{self.conversation_id}:{bubble_id}"
-                ),
+                usage=_usage(bubble.get("tokenCount"), self.conversation_id, bubble_id),
                 request_id=_str(bubble.get("requestId")),
             )
         )
@@ -888,10 +941,10 @@ def _bubble_text(bubble: Mapping[str, Any]) -> str:
     """``text``; when it is empty, the legacy ``rawText``, else ``richText`` flattened."""
     for name in ("text", "rawText"):
         value = bubble.get(name)
-        if isinstance(value, str) and value.strip():
+        if isinstance(value, str) and not _blank(value):
             return value
     rich = bubble.get("richText")
-    if isinstance(rich, str) and rich.strip():
+    if isinstance(rich, str) and not _blank(rich):
         ok, state = _loads(rich)
         if ok and isinstance(state, dict):
             return _lexical_text(state.get("root")).strip()
@@ -953,11 +1006,11 @@ def _thinking(bubble: Mapping[str, Any]) -> str | None:
 
 def _thought(value: object) -> str | None:
     if isinstance(value, str):
-        return value if value.strip() else None
+        return None if _blank(value) else value
     if isinstance(value, dict):
         for name in ("text", "thinking"):
             text = value.get(name)
-            if isinstance(text, str) and text.strip():
+            if isinstance(text, str) and not _blank(text):
                 return text
     return None
 
@@ -970,7 +1023,7 @@ def _tool_call(data: object) -> ToolCall | None:
     arguments: Any = None
     for source in ("params", "rawArgs"):
         value = data.get(source)
-        if isinstance(value, str) and value.strip():
+        if isinstance(value, str) and not _blank(value):
             ok, decoded = _loads(value)
             arguments = decoded if ok else value
             break
@@ -995,30 +1048,36 @@ def _tool_call(data: object) -> ToolCall | None:
 def _attached_images(bubble: Mapping[str, Any]) -> list[ImageRef]:
     """An image attached to the bubble (``images``, ``context.selectedImages``), counted only."""
     images = bubble.get("images")
-    count = len(images) if isinstance(images, list) else 0
-    if not count:
-        selected = dig(bubble, "context", "selectedImages")
-        count = len(selected) if isinstance(selected, list) else 0
-    return [ImageRef() for _ in range(count)]
+    if not (isinstance(images, list) and images):
+        context = bubble.get("context")
+        images = context.get("selectedImages") if isinstance(context, dict) else None
+        if not isinstance(images, list):
+            return []
+    return [ImageRef() for _ in images]
 
 
 def _model(bubble: Mapping[str, Any]) -> str | None:
-    name = dig(bubble, "modelInfo", "modelName")
+    info = bubble.get("modelInfo")
+    name = info.get("modelName") if isinstance(info, dict) else None
     if isinstance(name, str) and name:
         return name
     legacy = bubble.get("modelType")
     return legacy if isinstance(legacy, str) and legacy else None
 
 
-def _usage(counts: object, dedup_key: str) -> Usage | None:
+def _usage(counts: object, conversation_id: str, bubble_id: str) -> Usage | None:
     """``tokenCount``, when it holds anything but zeros (which Cursor writes almost always)."""
     if not isinstance(counts, dict):
         return None
-    given = counts.get("inputTokens"), counts.get("outputTokens")
-    tokens = [value if _is_int(value) and value >= 0 else None for value in given]
-    if not any(tokens):
+    input_tokens = as_count(counts.get("inputTokens"))
+    output_tokens = as_count(counts.get("outputTokens"))
+    if not (input_tokens or output_tokens):
         return None
-    return Usage(input_tokens=tokens[0], output_tokens=tokens[1], dedup_key=dedup_key)
+    return Usage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        dedup_key=f"cursor:{conversation_id}:{bubble_id}",
+    )
 
 
 def _bubble_time(bubble: Mapping[str, Any]) -> datetime | None:
@@ -1052,17 +1111,15 @@ def _get_json(snapshot: Snapshot, table: str, key: str) -> Any:
     return value if ok else None
 
 
-def _loads(text: str | None) -> tuple[bool, Any]:
-    """Decode one JSON value held in a string: ``(ok, value)``; SQL NULL is a JSON null."""
+def _loads(text: str | bytes | None) -> tuple[bool, Any]:
+    """Decode one JSON value held in a string or its UTF-8 bytes: ``(ok, value)``.
+
+    SQL NULL is a JSON null. Invalid UTF-8 in bytes becomes U+FFFD, as when decoded first.
+    """
     if text is None:
         return True, None
     decoded = jsonvalue.decode(text)
     return (False, None) if isinstance(decoded, jsonvalue.Invalid) else (True, decoded)
-
-
-def _loads_many(texts: Sequence[str | None]) -> list[tuple[bool, Any]]:
-    """:func:`_loads` of each text."""
-    return [_loads(text) for text in texts]
 
 
 def _digest(value: object) -> str:
@@ -1106,6 +1163,11 @@ def _identifier_project(identifier: object) -> str | None:
             if isinstance(uri.get(name), str) and uri[name]:
                 return str(uri[name])
     return None
+
+
+def _blank(text: str) -> bool:
+    """``not text.strip()``, without copying a long text to find out."""
+    return not text or text.isspace()
 
 
 def _str(value: object) -> str | None:

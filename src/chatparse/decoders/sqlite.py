@@ -6,9 +6,10 @@ runs. Reading them must not disturb the editor or the user's data, so a :class:`
 - never writes to the database, never creates a ``-journal``, ``-wal`` or ``-shm`` file beside
   it, and never copies it to disk (Cursor's database also holds the user's auth tokens);
 - sees every committed row, including rows still only in the ``-wal`` file of a WAL database;
-- reads in short transactions: each batch of rows is read inside one transaction, which ends
-  before the batch is yielded, so the editor can commit while an adapter works through the rows.
-  Each batch is a consistent view; two batches may see different commits;
+- reads in short transactions: each batch of rows is one ``SELECT``, which SQLite runs inside a
+  read transaction of its own that ends before the batch is yielded, so the editor can commit
+  while an adapter works through the rows. Each batch is a consistent view; two batches may see
+  different commits. A query whose rows fit in one batch costs one transaction;
 - waits at most about two seconds for a lock (``busy_timeout``), then raises
   :class:`~chatparse.errors.SourceUnavailableError` saying the file is locked.
 
@@ -27,7 +28,8 @@ How a database is opened depends on what is beside it:
   unavailable until the owning program has opened the database again.
 
 TEXT and BLOB values are decoded alike, as UTF-8 with invalid bytes replaced by U+FFFD: the
-editors store JSON in either, depending on the version.
+editors store JSON in either, depending on the version. :meth:`Snapshot.iter_prefix_raw` hands
+them over undecoded instead, to a caller that passes them straight to a decoder taking bytes.
 """
 
 from __future__ import annotations
@@ -35,11 +37,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import closing, suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeAlias
 
 from attrs import frozen
 
@@ -47,6 +49,7 @@ from chatparse.errors import SourceUnavailableError
 
 __all__ = [
     "BUSY_TIMEOUT",
+    "RawRow",
     "Row",
     "Snapshot",
     "Value",
@@ -61,6 +64,10 @@ BUSY_TIMEOUT = 2.0
 Value = str | int | float | None
 """A decoded column value: TEXT and BLOB both become ``str``."""
 
+RawRow: TypeAlias = tuple[Any, ...]
+"""A row as SQLite returns it: the ``rowid``, then the columns asked for, TEXT and BLOB as
+``bytes`` (undecoded), INTEGER as ``int``, REAL as ``float``, NULL as ``None``."""
+
 _HEADER = b"SQLite format 3\x00"
 _WAL_FORMAT = 2
 
@@ -70,6 +77,10 @@ _WAL_FORMAT = 2
 _BATCH_ROWS = 1000
 _BATCH_BYTES = 8 * 1024 * 1024
 _BATCH_SECONDS = 0.005
+# The limits are checked after every chunk of this many rows, not after every row: a size sum and
+# a clock read per row cost more than SQLite's own work on small rows. A batch may so overrun its
+# byte limit by at most a chunk's rows.
+_CHUNK_ROWS = 32
 
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
@@ -174,7 +185,7 @@ class Snapshot:
             f"SELECT rowid, {_columns(columns)} FROM {_quote(table)} "  # noqa: S608 -- identifiers quoted
             f"WHERE {_quote(key_column)} = CAST(? AS TEXT) LIMIT 1"
         )
-        rows = self._batch(table, sql, (_utf8(key),))
+        rows, _ = self._batch(table, sql, (_utf8(key),))
         return _row(table, rows[0]) if rows else None
 
     def iter_prefix(
@@ -190,19 +201,42 @@ class Snapshot:
         The key column must be unique (``ItemTable`` and ``cursorDiskKV`` declare it so): each
         batch continues after the last key of the one before.
         """
+        raw = self.iter_prefix_raw(table, prefix, columns=columns, key_column=key_column)
+        return (_row(table, row) for row in raw)
+
+    def iter_prefix_raw(
+        self,
+        table: str,
+        prefix: str | bytes,
+        *,
+        columns: Sequence[str] = ("key", "value"),
+        key_column: str = "key",
+    ) -> Iterator[RawRow]:
+        """:meth:`iter_prefix`, with each row as SQLite returns it (:data:`RawRow`).
+
+        For a caller that hands the values to a decoder taking UTF-8 bytes
+        (:func:`chatparse.decoders.value.decode`): decoding them to ``str`` here would only
+        have them encoded back. Such a caller replaces invalid UTF-8 by U+FFFD itself.
+        """
         low, high = prefix_range(prefix)
         key = _quote(key_column)
-        select = f"SELECT rowid, {_columns(columns)}, {key} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
+        # Each batch continues after the last key of the one before: read from the row when the
+        # key is one of the columns, else selected once more, last, and dropped from the rows.
+        extra = key_column not in columns
+        selected = [*columns, key_column] if extra else list(columns)
+        at = len(selected) if extra else 1 + selected.index(key_column)
+        select = f"SELECT rowid, {_columns(selected)} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
         bound = "" if high is None else f" AND {key} < CAST(? AS TEXT)"
         order = f" ORDER BY {key} LIMIT {_BATCH_ROWS}"
         upper = () if high is None else (high,)
-        first = f"{select} WHERE {key} >= CAST(? AS TEXT){bound}{order}"
-        following = f"{select} WHERE {key} > CAST(? AS TEXT){bound}{order}"
-        rows = self._batch(table, first, (low, *upper))
-        while rows:
-            # The key is read once more, undecoded, as the exact place to continue from.
-            yield from (_row(table, raw[:-1]) for raw in rows)
-            rows = self._batch(table, following, (rows[-1][-1], *upper), rows[-1][0])
+        rows = self._rows(
+            table,
+            f"{select} WHERE {key} >= CAST(? AS TEXT){bound}{order}",
+            (low, *upper),
+            f"{select} WHERE {key} > CAST(? AS TEXT){bound}{order}",
+            lambda last: (last[at], *upper),
+        )
+        return (row[:-1] for row in rows) if extra else rows
 
     def iter_rows(
         self,
@@ -224,11 +258,34 @@ class Snapshot:
         condition = f" AND ({where})" if where else ""
         select = f"SELECT rowid, {_columns(columns)} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
         order = f"{condition} ORDER BY rowid LIMIT {_BATCH_ROWS}"
-        rows = self._batch(table, f"{select} WHERE 1{order}", params)
-        while rows:
-            yield from (_row(table, raw) for raw in rows)
-            after = rows[-1][0]
-            rows = self._batch(table, f"{select} WHERE rowid > ?{order}", (after, *params), after)
+        rows = self._rows(
+            table,
+            f"{select} WHERE 1{order}",
+            params,
+            f"{select} WHERE rowid > ?{order}",
+            lambda last: (last[0], *params),
+        )
+        return (_row(table, row) for row in rows)
+
+    def _rows(
+        self,
+        table: str,
+        first: str,
+        params: Sequence[object],
+        following: str,
+        resume: Callable[[RawRow], Sequence[object]],
+    ) -> Iterator[RawRow]:
+        """Yield the rows of ``first``, then of ``following`` with ``resume(last row)``, and so on.
+
+        A batch that ran to its end with fewer rows than the ``LIMIT`` is the last one: no query
+        is spent to find the next one empty.
+        """
+        rows, more = self._batch(table, first, params)
+        while True:
+            yield from rows
+            if not (more and rows):
+                return
+            rows, more = self._batch(table, following, resume(rows[-1]), rows[-1][0])
 
     def _connect(self) -> sqlite3.Connection:
         wal_file = _exists(self.path, "-wal")
@@ -257,15 +314,15 @@ class Snapshot:
 
     def _batch(
         self, table: str, sql: str, params: Sequence[object], after: int | None = None
-    ) -> list[tuple[Any, ...]]:
-        """Read one batch inside one transaction, retrying while busy; return the raw rows.
+    ) -> tuple[list[RawRow], bool]:
+        """Read one batch, retrying while busy; return its rows and whether more may follow.
 
         ``after`` is the rowid of the row read last by the batch before, for error messages.
         """
         deadline = time.monotonic() + self._busy_timeout
         while True:
             try:
-                rows = self._read(sql, params, after)
+                batch = self._read(sql, params, after)
             except sqlite3.DatabaseError as exc:
                 busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF in _BUSY_CODES
                 if not (busy or self._moved()) or time.monotonic() >= deadline:
@@ -275,39 +332,39 @@ class Snapshot:
                     continue
             else:
                 if not self._moved():
-                    return rows
+                    return batch
             # A writer appeared while we read the file without locks: read again, with them.
             self._connection.close()
             self._connection = self._connect()
 
-    def _read(self, sql: str, params: Sequence[object], after: int | None) -> list[tuple[Any, ...]]:
-        """Run ``sql`` in one read transaction, stopping at the batch limits; return raw rows.
+    def _read(
+        self, sql: str, params: Sequence[object], after: int | None
+    ) -> tuple[list[RawRow], bool]:
+        """Run the ``SELECT`` ``sql`` up to its ``LIMIT`` or the batch limits; return raw rows.
 
-        Rows are only collected here; decoding happens after the transaction has ended.
+        The statement is its own read transaction (the connection is in autocommit mode): it
+        ends when the statement is reset, at its last row or when the cursor is closed, before
+        the rows are returned. Rows are only collected here; decoding happens after that. The
+        flag says whether more rows may follow: a limit stopped the batch, or the ``LIMIT`` did.
         """
-        connection = self._connection
-        rows: list[tuple[Any, ...]] = []
-        connection.execute("BEGIN")
+        rows: list[RawRow] = []
         try:
-            with closing(connection.execute(sql, params)) as cursor:
+            with closing(self._connection.execute(sql, params)) as cursor:
                 size = 0
                 started = time.monotonic()
-                for row in cursor:
-                    rows.append(row)
-                    size += sum(len(value) for value in row if isinstance(value, bytes))
+                while chunk := cursor.fetchmany(_CHUNK_ROWS):
+                    rows += chunk
+                    size += sum(
+                        len(value) for row in chunk for value in row if type(value) is bytes
+                    )
                     if size >= _BATCH_BYTES or time.monotonic() - started >= _BATCH_SECONDS:
-                        break
+                        return rows, True
         except sqlite3.Error as exc:
             where = rows[-1][0] if rows else after
             if where is not None:
                 exc.add_note(f"after rowid {where}")
-            # Ending the transaction can fail on a damaged file too; the first error is the one
-            # worth reporting.
-            with suppress(sqlite3.Error):
-                connection.rollback()
             raise
-        connection.execute("COMMIT")
-        return rows
+        return rows, len(rows) >= _BATCH_ROWS
 
     def _moved(self) -> bool:
         """Tell whether an unlocked (immutable) read may have overlapped a writer."""
