@@ -27,13 +27,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
+from contextlib import closing
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from chatparse.decoders import _json, jsonl, sqlite
+from chatparse.testing import read_lock_holds
 
 _WORDS = ("the", "a", "model", "tool", "file", "read", "edit", "diff", "test", "pass", "code")
 
@@ -151,32 +152,12 @@ def write_database(path: Path, size_mb: int) -> int:
     return rows
 
 
-@contextmanager
-def timed_reads(holds: list[float]) -> Iterator[None]:
-    """Record how long each read transaction lasts, from BEGIN to COMMIT."""
-    original = sqlite.Snapshot._read  # noqa: SLF001 -- the one place a transaction is open
-
-    def timed(self: sqlite.Snapshot, sql: str, params: Any, after: int | None) -> Any:
-        started = time.perf_counter()
-        try:
-            return original(self, sql, params, after)
-        finally:
-            holds.append(time.perf_counter() - started)
-
-    sqlite.Snapshot._read = timed  # type: ignore[method-assign]  # noqa: SLF001 -- see above
-    try:
-        yield
-    finally:
-        sqlite.Snapshot._read = original  # type: ignore[method-assign]  # noqa: SLF001 -- restore
-
-
 def bench_sqlite(directory: Path, size_mb: int) -> None:
     """Print the longest and typical lock hold while reading every row of a generated database."""
     path = directory / "state.vscdb"
     rows = write_database(path, size_mb)
-    holds: list[float] = []
     started = time.perf_counter()
-    with timed_reads(holds), sqlite.open_snapshot(path) as snapshot:
+    with read_lock_holds() as holds, sqlite.open_snapshot(path) as snapshot:
         read = sum(1 for _ in snapshot.iter_prefix("cursorDiskKV", "bubbleId:"))
         read += sum(1 for _ in snapshot.iter_rows("cursorDiskKV", ["key", "value"]))
     elapsed = time.perf_counter() - started

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from chatparse.testing._conformance import AdapterConformance
     from chatparse.testing._golden import GOLDEN_FORMAT, golden_diff, render_golden
     from chatparse.testing._invariants import BASE64_LIMIT, check_conversation, looks_like_base64
+    from chatparse.testing._locks import read_lock_holds
     from chatparse.testing._runner import SCAN_READS_CONTENT, CaseResult, run_case
     from chatparse.testing._sqlite_text import (
         SQLITE_TEXT_SUFFIX,
@@ -54,6 +55,7 @@ __all__ = [
     "main",
     "materialize",
     "materialize_sqlite",
+    "read_lock_holds",
     "render_golden",
     "run_case",
     "run_conformance",
@@ -65,6 +67,7 @@ _HOMES = {
     "chatparse.testing._conformance": ("AdapterConformance",),
     "chatparse.testing._golden": ("GOLDEN_FORMAT", "golden_diff", "render_golden"),
     "chatparse.testing._invariants": ("BASE64_LIMIT", "check_conversation", "looks_like_base64"),
+    "chatparse.testing._locks": ("read_lock_holds",),
     "chatparse.testing._runner": ("SCAN_READS_CONTENT", "CaseResult", "run_case"),
     "chatparse.testing._sqlite_text": (
         "SQLITE_TEXT_SUFFIX",
