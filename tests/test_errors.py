@@ -46,6 +46,7 @@ def test_source_unavailable_sets_filename() -> None:
 
 
 def test_warning_hierarchy() -> None:
-    """ParseWarning is a ChatparseWarning is a UserWarning."""
+    """ParseWarning and SkippedSourceWarning are ChatparseWarnings, which are UserWarnings."""
     assert issubclass(errors.ParseWarning, errors.ChatparseWarning)
+    assert issubclass(errors.SkippedSourceWarning, errors.ChatparseWarning)
     assert issubclass(errors.ChatparseWarning, UserWarning)

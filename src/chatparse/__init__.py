@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ChatparseWarning,
         ModelError,
         ParseWarning,
+        SkippedSourceWarning,
         SourceUnavailableError,
         UnsupportedInputError,
     )
@@ -68,6 +69,7 @@ __all__ = [
     "ModelError",
     "ParseWarning",
     "ParsedConversation",
+    "SkippedSourceWarning",
     "SourceAdapter",
     "SourceInfo",
     "SourceUnavailableError",
@@ -102,6 +104,7 @@ _HOMES = {
         "ChatparseWarning",
         "ModelError",
         "ParseWarning",
+        "SkippedSourceWarning",
         "SourceUnavailableError",
         "UnsupportedInputError",
     ),

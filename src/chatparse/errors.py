@@ -26,6 +26,7 @@ __all__ = [
     "ChatparseWarning",
     "ModelError",
     "ParseWarning",
+    "SkippedSourceWarning",
     "SourceUnavailableError",
     "UnsupportedInputError",
 ]
@@ -176,6 +177,17 @@ class ChatparseWarning(UserWarning):
 
 class ParseWarning(ChatparseWarning):
     """A conversation was skipped by a bulk operation because parsing it raised.
+
+    .. versionadded:: 0.1
+    """
+
+
+class SkippedSourceWarning(ChatparseWarning):
+    """A scan passed over a folder or store it could not read, and went on without it.
+
+    A folder that cannot be listed, a database locked longer than the busy retry or damaged past
+    reading: the conversations in it are not listed, and this warning names it, so that a scan
+    never comes up short in silence. ``chatparse doctor`` shows what each adapter can read.
 
     .. versionadded:: 0.1
     """

@@ -16,7 +16,7 @@ import chatparse
 from chatparse.adapters import cursor
 from chatparse.adapters.cursor import CursorAdapter
 from chatparse.decoders import sqlite as sqlite_decoder
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SkippedSourceWarning, SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.testing import AdapterConformance, check_conversation
@@ -415,7 +415,8 @@ def test_a_locked_global_database_never_crashes_the_scan(tmp_path: Path) -> None
     workspace_db(tmp_path, "w", "file:///proj", [heads("c1")])
     adapter = CursorAdapter(busy_timeout=0.05)
     with exclusive_lock(db):
-        metas = scan(tmp_path, adapter)
+        with pytest.warns(SkippedSourceWarning, match=r"passed over .*state\.vscdb: .*locked"):
+            metas = scan(tmp_path, adapter)
         assert list(metas) == ["c1"]
         with pytest.raises(SourceUnavailableError, match="locked"):
             adapter.parse(metas["c1"])
@@ -430,7 +431,8 @@ def test_a_file_that_is_not_sqlite_is_skipped_by_scan(tmp_path: Path) -> None:
     path.write_text("not a database at all, just text that is long enough" * 3, encoding="utf-8")
     tab = {"tabId": "t1", "bubbles": [{"type": "user", "id": "u", "text": "hello"}]}
     workspace_db(tmp_path, "w", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
-    assert list(scan(tmp_path)) == ["t1"]
+    with pytest.warns(SkippedSourceWarning, match="not a SQLite database"):
+        assert list(scan(tmp_path)) == ["t1"]
     assert CursorAdapter().sniff(path) == 0.0
     with pytest.raises(SourceUnavailableError, match="not a SQLite database"):
         chatparse.parse_path(path, source="cursor")

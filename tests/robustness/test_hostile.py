@@ -8,6 +8,7 @@ import sqlite3
 import tempfile
 import threading
 import tracemalloc
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 
 import chatparse
 from chatparse.decoders import jsonl
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SkippedSourceWarning, SourceUnavailableError
 from chatparse.model import ParsedConversation
 from chatparse.testing import Case
 from robustness._support import (
@@ -236,9 +237,13 @@ def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
         assert {c.id for c in conversations} >= expected
 
 
+LOOKS_IN_LOCKED: Final = frozenset({"claude-code", "codex", "cursor", "trae"})
+"""Adapters that list the folder the test locks (Copilot never looks in it): each must warn."""
+
+
 @pytest.mark.parametrize("key", TREE_CASES)
 def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: str) -> None:
-    """An unreadable folder is passed over; an unreadable store raises SourceUnavailableError.
+    """An unreadable folder is passed over with a warning; an unreadable store cannot be parsed.
 
     Run as a user the modes apply to, also when the tests run as root (see where_modes_apply).
     """
@@ -251,9 +256,18 @@ def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: 
         (locked / "x.jsonl").write_text("{}\n")
 
         def scan_goes_on() -> None:
-            conversations = run_adapter(case, home)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                conversations = run_adapter(case, home)
             check_all(conversations)
             assert {c.id for c in conversations} == expected
+            said = [str(w.message) for w in caught if w.category is SkippedSourceWarning]
+            assert [w for w in caught if w.category is not SkippedSourceWarning] == []
+            if case.adapter in LOOKS_IN_LOCKED:
+                assert said, "the unreadable folder was passed over in silence"
+                assert all(str(locked) in message for message in said), said
+            else:
+                assert said == []
 
         def each_parse_says_unavailable() -> None:
             for meta in metas:
@@ -331,7 +345,9 @@ def test_a_session_file_that_is_a_directory(key: str) -> None:
 
 @pytest.mark.parametrize("key", ["cursor", "trae", "copilot-db"])
 def test_a_database_that_is_not_sqlite(key: str) -> None:
-    """Each state.vscdb replaced by other bytes: scan passes over it; parse_path says not a DB.
+    """Each state.vscdb replaced by other bytes: scan passes over it, and names it in a warning.
+
+    ``parse_path`` says it is not a database.
 
     Copilot reads single session files only, so its ``parse_path`` is not asked about a database.
     """
@@ -340,7 +356,13 @@ def test_a_database_that_is_not_sqlite(key: str) -> None:
         assert dbs
         for db in dbs:
             db.write_bytes(b"{" + os.urandom(4096))
-        check_all(run_adapter(case, home))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_all(run_adapter(case, home))
+        said = " ".join(str(w.message) for w in caught if w.category is SkippedSourceWarning)
+        assert [w for w in caught if w.category is not SkippedSourceWarning] == []
+        if case.adapter != "copilot":  # its stores hold drafts; the sessions are files
+            assert all(f"passed over {db}: not a SQLite database" in said for db in dbs), said
         if case.adapter == "copilot":
             return
         with pytest.raises(SourceUnavailableError, match="not a SQLite database"):

@@ -55,6 +55,7 @@ from typing import Any, Final, NamedTuple
 from attrs import define, field, frozen
 
 from chatparse.adapters._fields import as_count, as_datetime
+from chatparse.adapters._paths import passed_over
 from chatparse.decoders.bigjson import Item, iter_kvitems
 from chatparse.decoders.jsonl import Line, Malformed, iter_lines, read_spans
 from chatparse.decoders.text import (
@@ -434,18 +435,20 @@ def _file(path: Path, stat: os.stat_result, *, has_folder: bool = False) -> _Fil
 def _project_folders(root: Path) -> Iterator[_Folder]:
     """Each project folder of a projects root, by name.
 
-    A folder that cannot be listed (permissions, removed meanwhile) is passed over: the others
-    are still read.
+    A folder that cannot be listed (permissions, removed meanwhile) is passed over with a
+    warning: the others are still read.
     """
-    for path in _project_folder_paths(root):
-        yield _read_folder(path)
+    for path in _project_folder_paths(root, warn=True):
+        yield _read_folder(path, warn=True)
 
 
-def _project_folder_paths(root: Path) -> list[str]:
+def _project_folder_paths(root: Path, *, warn: bool = False) -> list[str]:
     try:
         with os.scandir(root) as entries:
             return sorted(entry.path for entry in entries if _is(entry.is_dir))
-    except OSError:
+    except OSError as exc:
+        if warn:
+            passed_over(root, f"cannot be listed ({exc.strerror or exc})")
         return []
 
 
@@ -456,7 +459,7 @@ def _listdir(path: str) -> list[str]:
         return []
 
 
-def _read_folder(path: str) -> _Folder:
+def _read_folder(path: str, *, warn: bool = False) -> _Folder:
     sessions: list[os.DirEntry[str]] = []
     agents: list[os.DirEntry[str]] = []
     subfolders: set[str] = set()
@@ -469,8 +472,9 @@ def _read_folder(path: str) -> _Folder:
                         (agents if is_agent else sessions).append(entry)
                 elif _is(entry.is_dir):
                     subfolders.add(entry.name)
-    except OSError:
-        pass  # unreadable or gone: nothing to list here, and the other folders go on
+    except OSError as exc:  # unreadable or gone: nothing to list here; the others go on
+        if warn:
+            passed_over(path, f"cannot be listed ({exc.strerror or exc})")
     sessions.sort(key=_name)
     agents.sort(key=_name)
     return _Folder(os.path.basename(path), sessions, agents, frozenset(subfolders))  # noqa: PTH119 -- a str path, as DirEntry gives

@@ -47,6 +47,7 @@ from typing import Any, Final, TypeAlias
 from attrs import Factory, define, frozen
 
 from chatparse.adapters._fields import as_count, as_datetime, as_text, dig
+from chatparse.adapters._paths import walk_files
 from chatparse.decoders import bigjson, jsonl
 from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.text import strip_data_uri_images
@@ -313,9 +314,11 @@ def read_session_index(path: Path) -> dict[str, str]:
 
 
 def _rollout_files(root: Path) -> list[Path]:
-    files = [p for p in root.rglob("*.jsonl") if p.is_file()]
-    files += [p for p in root.rglob("rollout-*.json") if p.is_file()]
-    return sorted(files)
+    return walk_files(root, _is_rollout_name)
+
+
+def _is_rollout_name(name: str) -> bool:
+    return name.endswith(".jsonl") or (name.startswith("rollout-") and name.endswith(".json"))
 
 
 def _id_from_name(path: Path) -> str:

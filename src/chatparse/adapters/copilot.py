@@ -50,6 +50,7 @@ from attrs import define, field
 
 from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
+from chatparse.adapters._paths import passed_over
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
     WORKSPACE_DB,
@@ -360,8 +361,9 @@ def _legacy_value(db: Path) -> str | None:
             if "ItemTable" not in snapshot.tables():
                 return None
             row = snapshot.get("ItemTable", LEGACY_KEY)
-    except SourceUnavailableError:
-        return None  # not a database, or locked past retries: nothing to list from it
+    except SourceUnavailableError as exc:  # not a database, or locked past the retries
+        passed_over(db, exc.reason)
+        return None
     value = row.values[0] if row is not None else None
     return value if isinstance(value, str) else None
 

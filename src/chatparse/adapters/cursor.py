@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import suppress
 from datetime import UTC, datetime
 from itertools import groupby
 from pathlib import Path
@@ -42,6 +41,7 @@ from attrs import define, field
 
 from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
+from chatparse.adapters._paths import is_file, passed_over
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
     WORKSPACE_DB,
@@ -155,7 +155,7 @@ class CursorAdapter:
                 continue
             yield from self._explain_db(user / GLOBAL_DB, (DISK_KV,))
             folders = list(workspace_dirs(user))
-            with_db = [f for f in folders if _is_file(f / WORKSPACE_DB)]
+            with_db = [f for f in folders if is_file(f / WORKSPACE_DB)]
             yield f"{user / 'workspaceStorage'}: {len(with_db)} workspace(s) with a state.vscdb"
             for folder in with_db:
                 yield from self._explain_db(folder / WORKSPACE_DB, (ITEM_TABLE,), quiet=True)
@@ -194,20 +194,24 @@ class CursorAdapter:
         catalog = _Catalog(self.name)
         for folder in workspace_dirs(user):
             db = folder / WORKSPACE_DB
-            if not _is_file(db):
+            if not is_file(db):
                 continue
             # An unreadable workspace DB (locked past the retries, damaged) is left out of the
-            # scan; `chatparse doctor` names it.
-            with suppress(SourceUnavailableError), self._open(db) as snapshot:
-                _read_workspace(catalog, snapshot, workspace_project_path(folder))
+            # scan, with a warning; `chatparse doctor` says more.
+            try:
+                with self._open(db) as snapshot:
+                    _read_workspace(catalog, snapshot, workspace_project_path(folder))
+            except SourceUnavailableError as exc:
+                passed_over(db, exc.reason)
         global_db = user / GLOBAL_DB
-        if _is_file(global_db):
+        if is_file(global_db):
             try:
                 with self._open(global_db) as snapshot:
                     _read_global(catalog, snapshot)
-            except SourceUnavailableError:
+            except SourceUnavailableError as exc:
                 # Heads listed by workspaces are still listed: their parse says what is wrong.
                 catalog.global_unavailable = global_db
+                passed_over(global_db, exc.reason)
         return catalog.metas()
 
     def _open(self, path: str | Path) -> Snapshot:
@@ -471,17 +475,9 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
 
 
 def _has_db(user: Path) -> bool:
-    if _is_file(user / GLOBAL_DB):
+    if is_file(user / GLOBAL_DB):
         return True
-    return any(_is_file(folder / WORKSPACE_DB) for folder in workspace_dirs(user))
-
-
-def _is_file(path: Path) -> bool:
-    """``path.is_file()``, but false (not an error) inside a folder we may not search."""
-    try:
-        return path.is_file()
-    except OSError:  # pathlib passes PermissionError on
-        return False
+    return any(is_file(folder / WORKSPACE_DB) for folder in workspace_dirs(user))
 
 
 def _is_sqlite(path: Path) -> bool:
