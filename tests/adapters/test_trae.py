@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 import tracemalloc
 from collections.abc import Iterable
 from contextlib import closing
@@ -249,6 +251,50 @@ def test_fingerprint_follows_the_session_not_the_database(tmp_path: Path) -> Non
     assert after["second"] != before["second"]
 
 
+def test_fingerprint_covers_every_field_of_the_session(tmp_path: Path) -> None:
+    """A field parse reads besides the messages (here the token in the hasMore warning) counts."""
+    workspace(tmp_path, [session([user(1, "a")], hasMore=True, nextPageToken="p1")])
+    (before,) = scan_all(tmp_path)
+    (tmp_path / ".config" / "Trae" / "User" / "workspaceStorage" / "ws1" / "state.vscdb").unlink()
+    workspace(tmp_path, [session([user(1, "a")], hasMore=True, nextPageToken="p2")])
+    (after,) = scan_all(tmp_path)
+    assert after.fingerprint != before.fingerprint
+
+
+def test_a_session_nested_as_deep_as_json_is_read_is_listed(tmp_path: Path) -> None:
+    """A value nested about 1000 levels deep in a session neither breaks the fingerprint nor scan.
+
+    Deeper than orjson writes and than ``json`` recurses, but within what chatparse decodes.
+    """
+    deep = "[" * 1000 + "1" + "]" * 1000
+    store = json.dumps({"list": [session([user(1, "a", extra="@")])]}).replace('"@"', deep)
+    workspace(tmp_path, extra={STORE: store})
+    (conversation,) = parse_all(tmp_path).values()
+    assert texts(conversation) == [("user", "a")]
+
+
+WITHOUT_ORJSON = """
+import sys
+sys.modules["orjson"] = None  # any `import orjson` now raises ImportError
+from chatparse.cli import main
+sys.exit(main(["conformance", sys.argv[1]]))
+"""
+
+
+def test_goldens_hold_without_orjson() -> None:
+    """The goldens' fingerprints (digests of each session's JSON) hold with ``json`` writing it."""
+    folder = REPO / "fixtures" / "trae"
+    if not folder.is_dir():
+        pytest.skip("needs the repository's fixtures")
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_ORJSON, str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_a_session_in_several_workspaces_is_listed_once_with_most_messages(
     tmp_path: Path,
 ) -> None:
@@ -487,6 +533,18 @@ def test_timestamps_are_kept_in_order_and_synthesized_otherwise(tmp_path: Path) 
     ]
 
 
+def test_times_written_as_digits_are_read_and_other_digits_are_no_time(tmp_path: Path) -> None:
+    """``"1767…"`` is a time; ``"²"`` (a digit to ``isdigit``, not to ``int``) is none, no crash."""
+    conversation = parse_one(
+        tmp_path,
+        [user(1, "q", timestamp=f" {T0 + 10_000} "), bot(1, content="a", timestamp="²")],
+        createdAt="³",
+    )
+    stamps = [(m.timestamp, m.timestamp_synthesized) for m in conversation.messages]
+    assert stamps == [(at(T0 + 10_000), False), (at(T0 + 10_001), True)]
+    assert conversation.created_at == at(T0 + 10_000)
+
+
 def test_a_session_without_created_at_parses_and_never_gets_now(tmp_path: Path) -> None:
     """No ``createdAt`` and no time before the first message: that message has no time."""
     workspace(
@@ -692,10 +750,10 @@ def test_the_cache_keeps_recent_databases_up_to_its_size(
     monkeypatch.setattr(trae, "_CACHED_BYTES", 7000)  # two of the three
     adapter = TraeAdapter()
     scan_all(tmp_path, adapter)
-    assert [path.parent.name for path in adapter._cache] == ["ws2", "ws3"]
+    assert [Path(db).parent.name for db in adapter._cache] == ["ws2", "ws3"]
     monkeypatch.setattr(trae, "_CACHED_BYTES", 0)
     scan_all(tmp_path, adapter)
-    assert [path.parent.name for path in adapter._cache] == ["ws3"]
+    assert [Path(db).parent.name for db in adapter._cache] == ["ws3"]
 
 
 # --- single paths ---

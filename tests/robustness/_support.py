@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import traceback
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
 import chatparse
+from chatparse.errors import SkippedSourceWarning
 from chatparse.host import Host
 from chatparse.model import ParsedConversation
 from chatparse.serialize import from_dict, to_dict
@@ -58,13 +60,20 @@ def host_for(case: Case, home: Path) -> Host:
     return Host(home=home, env=case.host_env(home), platform=case.platform)
 
 
-def run_adapter(case: Case, home: Path) -> list[ParsedConversation]:
-    """Detect, scan and parse every conversation of ``case``'s adapter in ``home``."""
-    adapter = chatparse.get_adapter(case.adapter)
-    found = adapter.detect(host_for(case, home))
-    if found is None:
-        return []
-    return [adapter.parse(meta) for meta in list(adapter.scan(found))]
+def run_adapter(case: Case, home: Path, *, quiet: bool = True) -> list[ParsedConversation]:
+    """Detect, scan and parse every conversation of ``case``'s adapter in ``home``.
+
+    ``quiet``: a store or folder passed over with a ``SkippedSourceWarning`` is part of some
+    cases (a damaged database); tests about something else let it pass.
+    """
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore", SkippedSourceWarning)
+        adapter = chatparse.get_adapter(case.adapter)
+        found = adapter.detect(host_for(case, home))
+        if found is None:
+            return []
+        return [adapter.parse(meta) for meta in list(adapter.scan(found))]
 
 
 def check_all(conversations: list[ParsedConversation]) -> None:

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import chatparse
 from chatparse.testing import Case, materialize
 from robustness._mutate import mutate_db, mutate_document, mutate_jsonl
-from robustness._support import ADAPTERS, budget, cases_of, check_all, host_for
+from robustness._support import ADAPTERS, budget, cases_of, check_all, run_adapter
 
 # Every case that has something to damage: a JSON Lines file, a JSON file or a database.
 _SUFFIXES = (".jsonl", ".json", ".sqlite.toml", ".vscdb")
@@ -55,13 +54,5 @@ def test_damaged_records_parse_balanced_and_round_trip(adapter: str, data: st.Da
                 mutate_db(data, home / target.removesuffix(".sqlite.toml"))
             elif target.endswith(".vscdb"):
                 mutate_db(data, path)
-            parsed = _run(case, home)
+            parsed = run_adapter(case, home)
         check_all(parsed)
-
-
-def _run(case: Case, home: Path) -> list[chatparse.ParsedConversation]:
-    adapter = chatparse.get_adapter(case.adapter)
-    found = adapter.detect(host_for(case, home))
-    if found is None:
-        return []
-    return [adapter.parse(meta) for meta in list(adapter.scan(found))]

@@ -258,7 +258,7 @@ def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: 
         def scan_goes_on() -> None:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                conversations = run_adapter(case, home)
+                conversations = run_adapter(case, home, quiet=False)
             check_all(conversations)
             assert {c.id for c in conversations} == expected
             said = [str(w.message) for w in caught if w.category is SkippedSourceWarning]
@@ -358,7 +358,7 @@ def test_a_database_that_is_not_sqlite(key: str) -> None:
             db.write_bytes(b"{" + os.urandom(4096))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            check_all(run_adapter(case, home))
+            check_all(run_adapter(case, home, quiet=False))
         said = " ".join(str(w.message) for w in caught if w.category is SkippedSourceWarning)
         assert [w for w in caught if w.category is not SkippedSourceWarning] == []
         if case.adapter != "copilot":  # its stores hold drafts; the sessions are files

@@ -43,12 +43,13 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from attrs import define, field
 
 from chatparse.adapters._fields import as_text
 from chatparse.adapters._ledger import Ledger
+from chatparse.adapters._paths import is_file, passed_over
 from chatparse.adapters._vscode import (
     WORKSPACE_DB,
     existing_user_dirs,
@@ -65,7 +66,6 @@ from chatparse.model import (
     ConversationMeta,
     ImageRef,
     Message,
-    MessageKind,
     ParsedConversation,
     Role,
     SourceInfo,
@@ -139,7 +139,8 @@ class TraeAdapter:
     """``scan`` must read each workspace database: the sessions are inside one value of it."""
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[Path, _Cached] = OrderedDict()
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        """By database path, as the locators write it: no ``Path`` is built per parse."""
         self._lock = threading.Lock()
 
     def detect(self, host: Host) -> SourceInfo | None:
@@ -203,7 +204,7 @@ class TraeAdapter:
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one session from the store named in its locator (read once per store state)."""
-        store = self._store(Path(meta.locator.get("db", meta.path)))
+        store = self._store(meta.locator.get("db", meta.path))
         where = (meta.locator.get("key", STORE_KEY), _count(meta.locator.get("position"), -1))
         session = store.sessions.get(where)
         if session is None or session.session_id != meta.id:
@@ -231,22 +232,23 @@ class TraeAdapter:
         )
 
     def _scan_db(self, db: Path, *, strict: bool = False) -> list[_Found]:
-        """The sessions of one workspace database; an unreadable one is passed over (``doctor``).
+        """The sessions of one workspace database; an unreadable one is passed over with a warning.
 
         With ``strict``, an unreadable database raises instead: it was asked for by name.
         """
         try:
             stamp = _stamp(db)  # before reading: a change made meanwhile makes the entry stale
             scanned = _scan_db(db)
-        except SourceUnavailableError:
+        except SourceUnavailableError as exc:
             if strict:
                 raise
+            passed_over(db, exc.reason)
             return []
         if scanned.decoded is not None:
-            self._keep(db, _Cached(stamp, scanned.decoded))
+            self._keep(str(db), _Cached(stamp, scanned.decoded))
         return scanned.found
 
-    def _store(self, db: Path) -> _Store:
+    def _store(self, db: str) -> _Store:
         """The parsed sessions of one workspace database, from the cache while it is unchanged."""
         stamp = _stamp(db)
         with self._lock:
@@ -259,11 +261,11 @@ class TraeAdapter:
         elif held is not None:  # decoded by scan: parsed without reading the database again
             store = held.store()
         else:
-            store = _read_store(db)
+            store = _read_store(Path(db))
         self._keep(db, _Cached(stamp, store))
         return store
 
-    def _keep(self, db: Path, entry: _Cached) -> None:
+    def _keep(self, db: str, entry: _Cached) -> None:
         """Cache ``entry`` as the latest, dropping the oldest beyond :data:`_CACHED_BYTES`."""
         with self._lock:
             self._cache[db] = entry
@@ -282,19 +284,11 @@ def _workspace_dbs(user_dir: Path) -> list[Path]:
     return [
         folder / WORKSPACE_DB
         for folder in workspace_dirs(user_dir)
-        if _is_file(folder / WORKSPACE_DB)
+        if is_file(folder / WORKSPACE_DB)
     ]
 
 
-def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a file; not when its folder cannot be searched (it is passed over)."""
-    try:
-        return path.is_file()
-    except OSError:  # pathlib lets "permission denied" through
-        return False
-
-
-def _stamp(db: Path) -> tuple[object, ...]:
+def _stamp(db: str | Path) -> tuple[object, ...]:
     """Size and modification and change times of a database and of the journal files beside it.
 
     The change time moves with the permissions too: a database made unreadable since it was
@@ -516,13 +510,8 @@ class _Found:
         theirs = (other.message_count, _epoch(other.updated_at))
         return mine > theirs
 
-    def meta(self, source: str, copies: int) -> ConversationMeta:
-        try:
-            info = self.db.stat()
-        except OSError:
-            size, mtime = None, None
-        else:
-            size, mtime = info.st_size, datetime.fromtimestamp(info.st_mtime, UTC)
+    def meta(self, source: str, copies: int, file: _FileInfo) -> ConversationMeta:
+        size, mtime = file
         locator = {"db": str(self.db), "key": self.key, "position": str(self.position)}
         if copies > 1:
             locator["copies"] = str(copies)
@@ -553,8 +542,23 @@ def _choose(source: str, found: Iterable[_Found]) -> Iterator[ConversationMeta]:
         known = chosen.get(candidate.session_id)
         if known is None or candidate.beats(known):
             chosen[candidate.session_id] = candidate
+    files: dict[Path, _FileInfo] = {}  # each database's size and time, looked up once
     for winner in sorted(chosen.values(), key=lambda f: (str(f.db), f.session_id)):
-        yield winner.meta(source, copies[winner.session_id])
+        if winner.db not in files:
+            files[winner.db] = _file_info(winner.db)
+        yield winner.meta(source, copies[winner.session_id], files[winner.db])
+
+
+_FileInfo = tuple[int | None, datetime | None]
+
+
+def _file_info(db: Path) -> _FileInfo:
+    """The size and modification time of a database, or none when it is gone."""
+    try:
+        info = db.stat()
+    except OSError:
+        return None, None
+    return info.st_size, datetime.fromtimestamp(info.st_mtime, UTC)
 
 
 @define
@@ -589,7 +593,7 @@ def _scan_db(db: Path) -> _Scanned:
     with open_snapshot(db) as snapshot:
         for raw in _iter_sessions(snapshot, notes):
             messages = _messages_of(raw.value)
-            pending.append((raw, len(messages), _digest(_fingerprinted(raw.value), messages)))
+            pending.append((raw, len(messages), _digest(raw.value)))
             if notes.streamed:  # too large to keep whole: only what scan shows is kept
                 raw.value = _summary(raw.value)
         if any(count == 0 for _, count, _ in pending):
@@ -624,23 +628,16 @@ def _scan_db(db: Path) -> _Scanned:
     return _Scanned(found, decoded)
 
 
-def _fingerprinted(session: dict[str, Any]) -> list[Any]:
-    """The parts of a session, besides its messages, that change what ``parse`` returns."""
-    return [session.get(key) for key in ("title", "name", "createdAt", "updatedAt", "hasMore")]
-
-
 def _summary(session: dict[str, Any]) -> dict[str, Any]:
     return {key: session.get(key) for key in ("title", "name", "createdAt", "updatedAt")}
 
 
 def _digest(*parts: object) -> str:
-    """A short digest of decoded JSON values.
+    """A short digest of decoded JSON values, such as a whole session as stored.
 
-    ``repr`` of values decoded from JSON (dicts in document order, lists, str, int, float, bool,
-    None) is deterministic, and much cheaper than writing the JSON text out again.
+    SHA-256: with the SHA instructions of current CPUs it took half the time of BLAKE2b.
     """
-    data = repr(parts).encode("utf-8", "surrogatepass")
-    return hashlib.sha256(data).hexdigest()[:16]
+    return hashlib.sha256(jsonvalue.canonical_bytes(parts)).hexdigest()[:16]
 
 
 # --- parse: every session of one database --------------------------------------------------------
@@ -723,39 +720,14 @@ def _completed(
 
 
 @define
-class _Draft:
-    """A message being built; timestamps are settled once the order is known."""
-
-    id: str
-    role: Role
-    text: str = ""
-    thinking: str | None = None
-    tool_calls: list[ToolCall] = field(factory=list)
-    images: list[ImageRef] = field(factory=list)
-    recorded: datetime | None = None
-    model: str | None = None
-    request_id: str | None = None
-    kind: MessageKind = "message"
-
-    def message(self, timestamp: datetime | None, *, synthesized: bool) -> Message:
-        return Message(
-            id=self.id,
-            role=self.role,
-            text=self.text,
-            thinking=self.thinking,
-            tool_calls=self.tool_calls,
-            images=self.images,
-            timestamp=timestamp,
-            timestamp_synthesized=synthesized,
-            model=self.model,
-            request_id=self.request_id,
-            kind=self.kind,
-        )
-
-
-@define
 class _Session:
-    """One session turned into messages."""
+    """One session turned into messages, in turn order, each timed as it is added.
+
+    A message's time is the recorded one where it fits the order: later than every time before
+    it (and not before the session's ``createdAt``). Otherwise the message gets the time before
+    it plus one millisecond, marked as synthesized. Before the first known time there is nothing
+    to derive from, so such messages have none.
+    """
 
     session_id: str
     ledger: Ledger
@@ -767,7 +739,9 @@ class _Session:
     """How many entries ``messages`` had (even if nothing usable came of them)."""
     unreadable: bool = False
     """Whether ``messages`` was there but not an array: damage, not a session stored empty."""
-    _drafts: list[_Draft] = field(factory=list)
+    _added: list[Message] = field(factory=list)
+    _last: datetime | None = None
+    """The time of the latest message added, which the next one must come after."""
     _ids: set[str] = field(factory=set)
 
     @classmethod
@@ -788,7 +762,7 @@ class _Session:
         session.entries = len(entries)
         for position, entry in _in_turn_order(entries):
             session.entry(position, entry)
-        session.settle()
+        session.finish()
         session.title = _session_title(value) or _first_line(session.first_prompt())
         if value.get("hasMore") is True:
             token = value.get("nextPageToken")
@@ -816,84 +790,74 @@ class _Session:
         self._ids.add(ident)
         return ident
 
+    def _time(self, recorded: datetime | None) -> tuple[datetime | None, bool]:
+        """The time of the next message, and whether it was synthesized (see the class)."""
+        last = self._last
+        if recorded is not None and (
+            recorded > last
+            if last is not None
+            else self.created_at is None or recorded >= self.created_at
+        ):
+            self._last = recorded
+            return recorded, False
+        if last is not None:
+            self._last = last + _ONE_MS
+            return self._last, True
+        self._last = self.created_at
+        return self.created_at, self.created_at is not None
+
     def entry(self, position: int, entry: object) -> None:
         """One entry of ``messages``: a user prompt, an answer, or a system line."""
-        where = f"messages[{position}]"
         if not isinstance(entry, dict):
-            self.ledger.bad(where, f"{_kind(entry)} instead of a message object")
+            self.ledger.bad(f"messages[{position}]", f"{_kind(entry)} instead of a message object")
             return
         role = entry.get("role")
-        if role == "user":
-            draft = self._user(position, entry)
-        elif role == "assistant":
-            draft = self._assistant(position, entry)
-        elif role == "system":
-            draft = self._plain(position, entry, "system")
-            draft.kind = "notice"
+        if role == "assistant":
+            self._assistant(position, entry)
+        elif role in ("user", "system"):
+            self._line(position, entry, role)
         else:
-            self.ledger.keep(
-                where, role if isinstance(role, str) else None, jsonvalue.encode(entry)
-            )
-            return
-        notice = _status_notice(entry) if role == "assistant" else None
-        if not (draft.text or draft.thinking or draft.tool_calls or draft.images or notice):
+            kind = role if isinstance(role, str) else None
+            self.ledger.keep(f"messages[{position}]", kind, jsonvalue.encode(entry))
+
+    def _line(self, position: int, entry: dict[str, Any], role: Literal["user", "system"]) -> None:
+        """A prompt (see :func:`_prompt`), or a system line shown as a notice."""
+        text, images = _clean(_content(entry))
+        if role == "user":
+            text, images = _prompt(entry, text, images)
+        if not (text or images):
             self.ledger.skip(f"empty_{role}")
             return
         self.ledger.use()
-        shown = bool(draft.text or draft.thinking or draft.tool_calls or draft.images)
-        if shown:
-            draft.id = self._unique(draft.id)
-            self._drafts.append(draft)
-        if notice is not None:
-            self._drafts.append(
-                _Draft(
-                    id=self._unique(f"{draft.id}/status"),
-                    role="system",
-                    text=notice,
-                    # Without an answer to follow, the notice stands at the answer's time.
-                    recorded=None if shown else draft.recorded,
-                    request_id=draft.request_id,
-                    kind="notice",
-                )
+        turn_id = as_text(entry.get("turnId"))
+        stamp, synthesized = self._time(_ms(entry.get("timestamp")))
+        self._added.append(
+            Message(
+                id=self._unique(_message_id(entry, role, position, turn_id)),
+                role=role,
+                text=text,
+                images=images,
+                timestamp=stamp,
+                timestamp_synthesized=synthesized,
+                request_id=turn_id,
+                kind="message" if role == "user" else "notice",
             )
+        )
 
-    def _plain(self, position: int, entry: dict[str, Any], role: Role) -> _Draft:
-        draft = _Draft(id=_message_id(entry, role, position), role=role)
-        draft.request_id = as_text(entry.get("turnId"))
-        draft.recorded = _ms(entry.get("timestamp"))
-        content = entry.get("content")
-        draft.text, draft.images = _clean(content if isinstance(content, str) else "")
-        return draft
+    def _assistant(self, position: int, entry: dict[str, Any]) -> None:
+        """The answer, its reasoning and plan steps, and a notice when it failed or was cancelled.
 
-    def _user(self, position: int, entry: dict[str, Any]) -> _Draft:
-        """The prompt: ``parsedQuery`` (without file references) when present, else ``content``."""
-        draft = self._plain(position, entry, "user")
-        query = _query_text(entry.get("parsedQuery"))
-        if query is not None and query.strip():
-            # An image pasted into the prompt is in both texts: counted once.
-            draft.text, images = _clean(query)
-            draft.images = images or draft.images
-        draft.images = [*draft.images, *_media(entry.get("multiMedia"))]
-        return draft
-
-    def _assistant(self, position: int, entry: dict[str, Any]) -> _Draft:
-        """The answer, its reasoning, its plan steps as tool calls, and the model."""
-        where = f"messages[{position}]"
-        draft = self._plain(position, entry, "assistant")
-        task = _json_object(entry.get("agentTaskContent"))
-        if isinstance(task, _NotJSON):
-            proposal = _lenient_string(task.text, "proposal")
-            recovered = "its proposal was recovered from the text" if proposal else "it was ignored"
-            self.ledger.warnings.append(f"{where}: agentTaskContent is not valid JSON; {recovered}")
-            task = {"proposal": proposal} if proposal else None
-        if isinstance(_json_object(entry.get("meta")), _NotJSON):
-            self.ledger.warnings.append(f"{where}: meta is not valid JSON; it was ignored")
-        guideline = _json_object(task.get("guideline")) if task else None
-        guideline = guideline if isinstance(guideline, dict) else None
-        steps = _json_array(guideline.get("planItems")) if guideline else []
-        thinking = [as_text(task.get("proposalReasoningContent")) if task else None]
+        The answer is ``content``, else the proposal, else the ``finish`` step's thought, else
+        the guideline's thought.
+        """
+        text, images = _clean(_content(entry))
+        task = self._task_content(position, entry)
+        guideline = _json_object(task.get("guideline"))
+        guideline = guideline if isinstance(guideline, dict) else {}
+        thinking = [as_text(task.get("proposalReasoningContent"))]
+        tool_calls: list[ToolCall] = []
         finish_thought: str | None = None
-        for step in steps:
+        for step in _json_array(guideline.get("planItems")):
             if not isinstance(step, dict):
                 continue
             thinking.append(as_text(step.get("reasoningContent")))
@@ -903,48 +867,82 @@ class _Session:
                 continue
             thinking.append(as_text(step.get("thought")))
             if tool:
-                draft.tool_calls.append(_tool_call(tool, step))
-        if not draft.text.strip():
+                tool_calls.append(_tool_call(tool, step))
+        if not text:
             answer = (
-                (_nonblank(task.get("proposal")) if task else None)
+                _nonblank(task.get("proposal"))
                 or finish_thought
-                or (_nonblank(guideline.get("thought")) if guideline else None)
+                or _nonblank(guideline.get("thought"))
                 or ""
             )
-            draft.text, draft.images = _clean(answer)
-        parts = [part.strip() for part in thinking if part and part.strip()]
-        draft.thinking = "\n\n".join(parts) or None
-        draft.model = _model(entry.get("modelInfo"))
-        return draft
-
-    def settle(self) -> None:
-        """Give each message its time: the recorded one where it fits the order, else derived.
-
-        The order is the turn order. A recorded time is kept when it is later than every time
-        before it (and not before the session's ``createdAt``); otherwise the message gets the
-        time before it plus one millisecond, marked as synthesized. Before the first known time
-        there is nothing to derive from, so such messages have none.
-        """
-        last: datetime | None = None
-        floor = self.created_at
-        messages: list[Message] = []
-        for draft in self._drafts:
-            stamp = draft.recorded
-            fits = stamp is not None and (
-                (last is None and (floor is None or stamp >= floor))
-                or (last is not None and stamp > last)
+            text, images = _clean(answer)
+        parts = [stripped for part in thinking if part and (stripped := part.strip())]
+        reasoning = "\n\n".join(parts) or None
+        notice = _status_notice(entry)
+        shown = bool(text or reasoning or tool_calls or images)
+        if not (shown or notice):
+            self.ledger.skip("empty_assistant")
+            return
+        self.ledger.use()
+        turn_id = as_text(entry.get("turnId"))
+        recorded = _ms(entry.get("timestamp"))
+        ident = _message_id(entry, "assistant", position, turn_id)
+        if shown:
+            ident = self._unique(ident)
+            stamp, synthesized = self._time(recorded)
+            self._added.append(
+                Message(
+                    id=ident,
+                    role="assistant",
+                    text=text,
+                    thinking=reasoning,
+                    tool_calls=tool_calls,
+                    images=images,
+                    timestamp=stamp,
+                    timestamp_synthesized=synthesized,
+                    model=_model(entry.get("modelInfo")),
+                    request_id=turn_id,
+                )
             )
-            if fits:
-                last = stamp
-                messages.append(draft.message(stamp, synthesized=False))
-                continue
-            base = last if last is not None else floor
-            if base is None:
-                messages.append(draft.message(None, synthesized=False))
-                continue
-            last = base + _ONE_MS if last is not None else base
-            messages.append(draft.message(last, synthesized=True))
-        self.messages = tuple(messages)
+        if notice is not None:
+            # Without an answer to follow, the notice stands at the answer's time.
+            stamp, synthesized = self._time(None if shown else recorded)
+            self._added.append(
+                Message(
+                    id=self._unique(f"{ident}/status"),
+                    role="system",
+                    text=notice,
+                    timestamp=stamp,
+                    timestamp_synthesized=synthesized,
+                    request_id=turn_id,
+                    kind="notice",
+                )
+            )
+
+    def _task_content(self, position: int, entry: dict[str, Any]) -> dict[str, Any]:
+        """``agentTaskContent`` as an object (empty when missing); damage is warned about.
+
+        A damaged one still gives its proposal when that can be picked out of the text. ``meta``
+        is checked here too: it is read by nothing, but its damage is worth a warning.
+        """
+        task = _json_object(entry.get("agentTaskContent"))
+        if isinstance(task, _NotJSON):
+            proposal = _lenient_string(task.text, "proposal")
+            recovered = "its proposal was recovered from the text" if proposal else "it was ignored"
+            self.ledger.warnings.append(
+                f"messages[{position}]: agentTaskContent is not valid JSON; {recovered}"
+            )
+            task = {"proposal": proposal} if proposal else None
+        meta = entry.get("meta")
+        if isinstance(meta, str) and isinstance(_json_object(meta), _NotJSON):
+            self.ledger.warnings.append(
+                f"messages[{position}]: meta is not valid JSON; it was ignored"
+            )
+        return task or {}
+
+    def finish(self) -> None:
+        """Hand over the messages; the session's times, when not stored, are the messages'."""
+        self.messages = messages = tuple(self._added)
         if self.created_at is None:
             self.created_at = next(
                 (m.timestamp for m in messages if not m.timestamp_synthesized and m.timestamp), None
@@ -977,13 +975,20 @@ class _Session:
                 self.ledger.skip("empty_input")
                 continue
             self.ledger.use()
-            draft = _Draft(id=self._unique(f"input-{index}"), role="user", text=cleaned)
-            draft.images = images
-            draft.recorded = _ms(entry.get("timestamp"))
-            self._drafts.append(draft)
-        if self._drafts:
+            stamp, synthesized = self._time(_ms(entry.get("timestamp")))
+            self._added.append(
+                Message(
+                    id=self._unique(f"input-{index}"),
+                    role="user",
+                    text=cleaned,
+                    images=images,
+                    timestamp=stamp,
+                    timestamp_synthesized=synthesized,
+                )
+            )
+        if self._added:
             self.ledger.warnings.append(
-                f"{len(self._drafts)} prompt(s) were taken from {INPUT_HISTORY_KEY}; the answers "
+                f"{len(self._added)} prompt(s) were taken from {INPUT_HISTORY_KEY}; the answers "
                 "are not recoverable from this database"
             )
         elif unattributed:
@@ -991,9 +996,31 @@ class _Session:
                 f"{INPUT_HISTORY_KEY} holds {unattributed} prompt(s) that name no session; as "
                 "the workspace has several sessions, they are not given to any of them"
             )
-        self.settle()
+        self.finish()
         if self.title is None:
             self.title = _first_line(self.first_prompt())
+
+
+def _prompt(entry: dict[str, Any], text: str, images: list[ImageRef]) -> tuple[str, list[ImageRef]]:
+    """A prompt's text and images, given those of its ``content``.
+
+    ``parsedQuery`` (the prompt without file references) wins when present; ``multiMedia`` adds
+    images.
+    """
+    query = _query_text(entry.get("parsedQuery"))
+    if query and not query.isspace():
+        # An image pasted into the prompt is in both texts: counted once.
+        text, query_images = _clean(query)
+        images = query_images or images
+    media = entry.get("multiMedia")
+    if media:  # usually "" or [] (none)
+        images = [*images, *_media(media)]
+    return text, images
+
+
+def _content(entry: dict[str, Any]) -> str:
+    content = entry.get("content")
+    return content if isinstance(content, str) else ""
 
 
 def _messages_of(session: dict[str, Any]) -> list[Any]:
@@ -1013,30 +1040,35 @@ def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
     A turn is ``turnIndex``; an entry without one takes the ``turnIndex`` of an entry with the
     same ``turnId``, else stays right after the entry before it.
     """
+    turns: dict[str, int] | None = None  # by turnId: looked up only for an entry without a turn
+    keyed: list[tuple[int, int, int]] = []
+    turn, rank = -1, 1
+    for position, entry in enumerate(entries):
+        if isinstance(entry, dict):
+            index = _int(entry.get("turnIndex"))
+            if index is None and (turn_id := as_text(entry.get("turnId"))):
+                turns = _turns_by_id(entries) if turns is None else turns
+                index = turns.get(turn_id)
+            if index is not None:
+                turn, rank = index, 0 if entry.get("role") == "user" else 1
+        # Otherwise the turn and rank of the entry before: right after it.
+        keyed.append((turn, rank, position))
+    keyed.sort()  # positions are unique: ties never reach past them
+    return [(position, entries[position]) for _, _, position in keyed]
+
+
+def _turns_by_id(entries: list[Any]) -> dict[str, int]:
+    """The ``turnIndex`` of each ``turnId``, from the first entry that has both."""
     turns: dict[str, int] = {}
     for entry in entries:
         if isinstance(entry, dict):
             index, turn_id = _int(entry.get("turnIndex")), as_text(entry.get("turnId"))
             if index is not None and turn_id:
                 turns.setdefault(turn_id, index)
-    keyed: list[tuple[int, int, int, Any]] = []
-    previous = (-1, 1)
-    for position, entry in enumerate(entries):
-        turn, rank = previous  # no turn of its own: right after the entry before it
-        if isinstance(entry, dict):
-            index = _int(entry.get("turnIndex"))
-            turn_id = as_text(entry.get("turnId"))
-            if index is None and turn_id:
-                index = turns.get(turn_id)
-            if index is not None:
-                turn, rank = index, 0 if entry.get("role") == "user" else 1
-        previous = (turn, rank)
-        keyed.append((turn, rank, position, entry))
-    keyed.sort(key=lambda item: (item[0], item[1], item[2]))
-    return [(position, entry) for _, _, position, entry in keyed]
+    return turns
 
 
-def _message_id(entry: dict[str, Any], role: Role, position: int) -> str:
+def _message_id(entry: dict[str, Any], role: Role, position: int, turn_id: str | None) -> str:
     """A message's own id, else one made from its turn; never the same for prompt and answer.
 
     A user message carries the ``agentMessageId`` of the answer it got, so only its own
@@ -1045,7 +1077,6 @@ def _message_id(entry: dict[str, Any], role: Role, position: int) -> str:
     own = as_text(entry.get("userMessageId" if role == "user" else "agentMessageId"))
     if own and role != "system":
         return own
-    turn_id = as_text(entry.get("turnId"))
     if turn_id:
         return f"{turn_id}:{role}"
     index = _int(entry.get("turnIndex"))
@@ -1095,7 +1126,10 @@ def _model(info: object) -> str | None:
     info = _json_object(info)
     if not isinstance(info, dict):
         return None
-    return next((m for k in _MODEL_KEYS if (m := _nonblank(info.get(k)))), None)
+    for key in _MODEL_KEYS:
+        if model := _nonblank(info.get(key)):
+            return model
+    return None
 
 
 def _query_text(query: object) -> str | None:
@@ -1200,13 +1234,11 @@ def _lenient_string(text: str, key: str) -> str | None:
 
 
 def _nonblank(value: object) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    return (value.strip() or None) if isinstance(value, str) else None
 
 
 def _int(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    if type(value) is int:  # the common case; ``bool`` is not a number here
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -1215,7 +1247,7 @@ def _int(value: object) -> int | None:
 
 def _count(text: str | None, default: int) -> int:
     """A number written in a locator, or ``default`` when there is none (or it is not one)."""
-    return int(text) if text is not None and text.isdigit() else default
+    return int(text) if text is not None and text.isdecimal() else default
 
 
 def _kind(value: object) -> str:
@@ -1227,7 +1259,7 @@ def _kind(value: object) -> str:
 
 def _ms(value: object) -> datetime | None:
     """Epoch milliseconds (a number, or digits in a string) as an aware UTC datetime."""
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():  # not isdigit: int("²") raises
         value = int(value)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
         return None

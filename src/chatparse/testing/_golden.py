@@ -47,21 +47,27 @@ def render_golden(
     conversations: Iterable[ParsedConversation],
     *,
     home: Path,
+    skipped_sources: Iterable[str] = (),
 ) -> str:
     """The canonical text of a golden ``expected.json``.
 
     ``{"golden_format": 1, "detect": to_dict(detected) or null, "conversations": [...]}`` with
     the conversations sorted by id, ``home`` written as ``~`` in every string, keys sorted,
-    indented by two spaces, not ASCII-escaped, and ending in a newline.
+    indented by two spaces, not ASCII-escaped, and ending in a newline. When the adapter passed
+    over folders or stores (:class:`~chatparse.errors.SkippedSourceWarning`), their messages are
+    listed, sorted, under ``"skipped_sources"``; the key is absent otherwise.
 
     .. versionadded:: 0.1
     """
     homes = _home_strings(home)
-    data = {
+    data: dict[str, object] = {
         "golden_format": GOLDEN_FORMAT,
         "detect": None if detected is None else to_dict(detected),
         "conversations": sorted((to_dict(c) for c in conversations), key=_sort_key),
     }
+    skipped = sorted(set(skipped_sources))
+    if skipped:
+        data["skipped_sources"] = skipped
     text = json.dumps(_replace_home(data, homes), ensure_ascii=False, indent=2, sort_keys=True)
     return text + "\n"
 

@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 import traceback
+import warnings
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Final
@@ -13,7 +14,7 @@ from typing import Final
 from attrs import field, frozen
 
 import chatparse
-from chatparse.errors import ChatparseError
+from chatparse.errors import ChatparseError, SkippedSourceWarning
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 from chatparse.serialize import to_json
@@ -131,12 +132,32 @@ class _Exercise:
         self.problems: list[str] = []
         self.detected: SourceInfo | None = None
         self.conversations: list[ParsedConversation] = []
+        self.skipped_sources: list[str] = []
         self.complete = False
 
     def say(self, message: str) -> None:
         self.problems.append(f"[{self.case.name}] {message}")
 
     def run(self) -> None:
+        """Exercise the adapter; what it said it passed over goes to ``skipped_sources``.
+
+        Any other warning is issued again once the run is over, so that a test run that turns
+        warnings into errors still fails on it.
+        """
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self._run()
+        for warning in caught:
+            if issubclass(warning.category, SkippedSourceWarning):
+                message = str(warning.message)
+                if message not in self.skipped_sources:
+                    self.skipped_sources.append(message)
+            else:
+                warnings.warn_explicit(
+                    warning.message, warning.category, warning.filename, warning.lineno
+                )
+
+    def _run(self) -> None:
         host = Host(home=self.home, env=self.case.host_env(self.home), platform=self.case.platform)
         try:
             detected: object = self.adapter.detect(host)
@@ -264,7 +285,10 @@ def run_case(
         if exercise.complete:
             try:
                 actual = render_golden(
-                    exercise.detected, exercise.conversations, home=workdir / "home"
+                    exercise.detected,
+                    exercise.conversations,
+                    home=workdir / "home",
+                    skipped_sources=exercise.skipped_sources,
                 )
             except (TypeError, ValueError) as exc:
                 exercise.say(f"the output cannot be written as JSON: {exc}")
