@@ -923,3 +923,24 @@ def test_messages_stored_empty_are_an_empty_session(tmp_path: Path, messages: ob
     assert any(
         "not stored in the workspace database" in w for w in conversation.diagnostics.warnings
     )
+
+
+@pytest.mark.parametrize("path", ["decoded", "streamed"])
+def test_invalid_utf8_in_the_store_is_replaced_whether_decoded_or_streamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """The store's bytes reach the decoder as stored; a bad byte becomes U+FFFD, nothing is lost."""
+    if path == "streamed":
+        monkeypatch.setattr(trae, "_WHOLE_VALUE_LIMIT", 10)
+    folder = tmp_path / ".config" / "Trae" / "User" / "workspaceStorage" / "ws1"
+    folder.mkdir(parents=True)
+    (folder / "workspace.json").write_text(json.dumps({"folder": "file:///home/ada/ws1"}))
+    store = json.dumps(
+        {"list": [session([user(1, "caf\u00e9 MARK")])]}, ensure_ascii=False
+    ).encode()
+    store = store.replace("\u00e9 MARK".encode(), b"\xff MARK")  # a byte no UTF-8 text holds
+    with closing(sqlite3.connect(folder / "state.vscdb")) as db, db:
+        db.execute("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)")
+        db.execute("INSERT INTO ItemTable VALUES (?, ?)", (STORE, store))
+    (prompt,) = parse_all(tmp_path)[SID].messages
+    assert prompt.text == "caf\ufffd MARK"

@@ -160,6 +160,19 @@ def test_iter_prefix_raw_gives_rows_as_sqlite_returns_them(tmp_path: Path) -> No
         ]
 
 
+def test_get_raw_gives_the_row_as_sqlite_returns_it(tmp_path: Path) -> None:
+    """One row by key, TEXT and BLOB undecoded; ``get`` is the same row decoded."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"k2": b"blob \xff", "k1": "text é"})
+    with open_snapshot(path) as snapshot:
+        assert snapshot.get_raw("kv", "k1") == (2, "text é".encode())
+        assert snapshot.get_raw("kv", "k2") == (1, b"blob \xff")
+        assert snapshot.get_raw("kv", "k3") is None
+        row = snapshot.get("kv", "k2")
+        assert row is not None
+        assert row.values == ("blob \ufffd",)
+
+
 def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record the SQL of every batch read from now on."""
     reads: list[str] = []

@@ -397,6 +397,8 @@ def _array_items(
                 yield from (bigjson.Item(index, item) for index, item in enumerate(decoded))
             return
     notes.streamed = True
+    # Streaming reads the bytes as they are: invalid UTF-8 is replaced first, as everywhere.
+    value = value.decode("utf-8", "replace").encode()
     yield from bigjson.iter_items(value, "item" if key is None else f"{key}.item")
 
 
@@ -404,19 +406,13 @@ _ABSENT: Final = object()
 
 
 def _value(snapshot: Snapshot, key: str) -> object:
-    """The value of ``key`` as UTF-8 bytes to stream (other values as they are), or ``_ABSENT``.
+    """The value of ``key`` as stored (TEXT and BLOB as bytes), or ``_ABSENT``.
 
-    The decoded text is dropped as soon as it is encoded, so that only one copy of a large value
-    is held while it is streamed.
-    TODO(#6): the sqlite decoder could hand over the raw bytes of a TEXT or BLOB value, which
-    would save decoding the value only to encode it again.
+    The bytes go to the decoder as they are, not through ``str`` and back: the decoder repairs
+    invalid UTF-8 itself (see :func:`_array_items` for the streamed case).
     """
-    row = snapshot.get(TABLE, key)
-    if row is None:
-        return _ABSENT
-    (text,) = row.values
-    del row
-    return text.encode() if isinstance(text, str) else text
+    row = snapshot.get_raw(TABLE, key)
+    return _ABSENT if row is None else row[1]
 
 
 def _session_id(session: object) -> str | None:

@@ -181,12 +181,28 @@ class Snapshot:
         key_column: str = "key",
     ) -> Row | None:
         """Return the row whose ``key_column`` equals ``key``, or ``None``."""
+        raw = self.get_raw(table, key, columns=columns, key_column=key_column)
+        return None if raw is None else _row(table, raw)
+
+    def get_raw(
+        self,
+        table: str,
+        key: str | bytes,
+        *,
+        columns: Sequence[str] = ("value",),
+        key_column: str = "key",
+    ) -> RawRow | None:
+        """:meth:`get`, with the row as SQLite returns it (:data:`RawRow`).
+
+        For one large value handed to a decoder that takes UTF-8 bytes, as for
+        :meth:`iter_prefix_raw`: the caller replaces invalid UTF-8 by U+FFFD itself.
+        """
         sql = (
             f"SELECT rowid, {_columns(columns)} FROM {_quote(table)} "  # noqa: S608 -- identifiers quoted
             f"WHERE {_quote(key_column)} = CAST(? AS TEXT) LIMIT 1"
         )
         rows, _ = self._batch(table, sql, (_utf8(key),))
-        return _row(table, rows[0]) if rows else None
+        return rows[0] if rows else None
 
     def iter_prefix(
         self,
