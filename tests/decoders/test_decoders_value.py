@@ -13,17 +13,22 @@ from hypothesis import strategies as st
 
 from chatparse.decoders import jsonl, value
 
-json_values: st.SearchStrategy[Any] = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+
+def _json_like(numbers: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """JSON values (small ones) whose numbers are drawn from ``numbers``."""
+    return st.recursive(
+        st.none() | st.booleans() | numbers | st.text(st.characters(codec="utf-8")),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=5), inner, max_size=4)
+        ),
+        max_leaves=10,
+    )
+
+
+json_values = _json_like(
+    st.integers(min_value=-(2**63), max_value=2**63 - 1)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(st.characters(codec="utf-8")),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=5), inner, max_size=4)
-    ),
-    max_leaves=10,
 )
 
 
@@ -112,18 +117,7 @@ def test_canonical_bytes_give_back_the_compact_text(text: bytes) -> None:
 _plain_floats = st.floats(allow_nan=False, allow_infinity=False).filter(
     lambda f: "e" not in repr(f)
 )
-canonical_values: st.SearchStrategy[Any] = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
-    | _plain_floats
-    | st.text(st.characters(codec="utf-8")),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=5), inner, max_size=4)
-    ),
-    max_leaves=10,
-)
+canonical_values = _json_like(st.integers(min_value=-(2**63), max_value=2**64 - 1) | _plain_floats)
 
 
 @settings(max_examples=200, deadline=None)
