@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
+import random
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,11 @@ from chatparse import (
 from chatparse.testing import check_conversation, golden_diff, looks_like_base64, render_golden
 
 META = ConversationMeta(source="kit-test", id="c1", path="/h/x", fingerprint="f")
-PNG = base64.b64encode(os.urandom(120)).decode()
+# Seeded, not os.urandom: the check is a heuristic, and about 1 random run in 80 has separators
+# dense enough to pass for a path; a test must not flip on such a draw.
+_RANDOM = random.Random(20261130)  # noqa: S311 -- test data, not secrets
+PNG = base64.b64encode(_RANDOM.randbytes(120)).decode()
+URLSAFE = base64.urlsafe_b64encode(_RANDOM.randbytes(120)).decode()
 
 
 def conversation(**fields: object) -> ParsedConversation:
@@ -47,7 +51,7 @@ def test_valid_conversation_has_no_problems() -> None:
     "text",
     [
         PNG,
-        base64.urlsafe_b64encode(os.urandom(120)).decode(),
+        URLSAFE,
         f"see data:image/png;base64,{PNG} here",
     ],
 )
