@@ -13,7 +13,7 @@ import pytest
 
 import chatparse
 from chatparse.adapters.copilot import CopilotAdapter
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SkippedSourceWarning, SourceUnavailableError
 from chatparse.model import ConversationMeta, Message, ParsedConversation
 from chatparse.testing import AdapterConformance, check_conversation
 
@@ -665,3 +665,20 @@ def test_legacy_session_gone_since_the_scan_raises(tmp_path: Path) -> None:
     write_legacy_db(db, [])
     with pytest.raises(SourceUnavailableError):
         adapter.parse(meta)
+
+
+def test_a_legacy_database_damaged_since_the_scan_says_so_when_parsed(tmp_path: Path) -> None:
+    """Parsing names the real cause; only scanning warns about a store it passes over."""
+    db = tmp_path / ".config" / "Code" / "User" / "globalStorage" / "state.vscdb"
+    write_legacy_db(db, [state(request("r1", "one"))])
+    adapter = CopilotAdapter()
+    host = chatparse.Host(home=tmp_path, env={}, platform="linux")
+    found = adapter.detect(host)
+    assert found is not None
+    (meta,) = adapter.scan(found)
+    db.write_bytes(b"not a database, and long enough to have a header" * 4)
+    with pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+        adapter.parse(meta)  # warnings are errors here: parse must not warn
+    assert adapter.detect(host) is None  # nothing readable left; detect stays quiet
+    with pytest.warns(SkippedSourceWarning, match=r"passed over .*state\.vscdb: not a SQLite"):
+        assert list(adapter.scan(found)) == []

@@ -85,6 +85,19 @@ def test_crlf_bom_and_blank_lines() -> None:
     assert read(data) == [Line(1, 3, 12, {"a": 1}), Line(4, 19, 28, {"b": 2})]
 
 
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_first_line_longer_than_one_piece_is_one_line_with_or_without_a_bom(bom: bytes) -> None:
+    """The mark is cut after the piece is judged whole: the long line is not split in two."""
+    text = "x" * (jsonl._CHUNK + 1000)  # longer than one piece read
+    first = json.dumps({"t": text}).encode() + b"\n"
+    records = read(bom + first + b'{"b":2}\n')
+    start = len(bom)
+    assert records == [
+        Line(1, start, start + len(first), {"t": text}),
+        Line(2, start + len(first), start + len(first) + 8, {"b": 2}),
+    ]
+
+
 @pytest.mark.usefixtures("backend")
 def test_bom_is_only_skipped_at_the_start_of_the_file() -> None:
     """A BOM in the middle of a file is not valid JSON there, and is reported."""

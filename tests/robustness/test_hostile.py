@@ -241,11 +241,16 @@ LOOKS_IN_LOCKED: Final = frozenset({"claude-code", "codex", "cursor", "trae"})
 """Adapters that list the folder the test locks (Copilot never looks in it): each must warn."""
 
 
+@pytest.mark.parametrize("mode", [0o000, 0o444], ids=["unlistable", "listable-not-searchable"])
 @pytest.mark.parametrize("key", TREE_CASES)
-def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: str) -> None:
+def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(
+    key: str, mode: int
+) -> None:
     """An unreadable folder is passed over with a warning; an unreadable store cannot be parsed.
 
-    Run as a user the modes apply to, also when the tests run as root (see where_modes_apply).
+    A folder of mode ``r--`` shows its names but refuses their stat: what it holds must be passed
+    over as loudly as a folder that cannot be listed at all. Run as a user the modes apply to,
+    also when the tests run as root (see where_modes_apply).
     """
     with home_of(key) as (case, home):
         adapter = chatparse.get_adapter(case.adapter)
@@ -279,13 +284,35 @@ def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(key: 
         metas = list(adapter.scan(found))
         open_to_all(home)
         try:
-            locked.chmod(0)
+            locked.chmod(mode)
             where_modes_apply(scan_goes_on)
             for meta in metas:
                 Path(meta.path).chmod(0)
             where_modes_apply(each_parse_says_unavailable)
         finally:
             locked.chmod(0o700)
+
+
+@pytest.mark.parametrize("key", ["cursor", "trae", "copilot"])
+def test_a_workspace_storage_that_cannot_be_listed_is_named(key: str) -> None:
+    """The folder of all workspaces unreadable: detect and scan go on, and say what they skipped."""
+    with home_of(key) as (case, home):
+        run_adapter(case, home)  # imports what the check uses
+        (storage,) = home.rglob("workspaceStorage")
+        open_to_all(home)
+
+        def goes_on_and_says_so() -> None:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                check_all(run_adapter(case, home, quiet=False))
+            said = {str(w.message) for w in caught if w.category is SkippedSourceWarning}
+            assert any(f"passed over {storage}: cannot be listed" in m for m in said), said
+
+        try:
+            storage.chmod(0)
+            where_modes_apply(goes_on_and_says_so)
+        finally:
+            storage.chmod(0o700)
 
 
 @pytest.mark.parametrize("change", ["truncate", "empty", "replace", "delete", "not-sqlite"])

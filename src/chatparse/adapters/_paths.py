@@ -13,7 +13,7 @@ from pathlib import Path
 
 from chatparse.errors import SkippedSourceWarning
 
-__all__ = ["is_file", "passed_over", "walk_files"]
+__all__ = ["is_dir", "is_file", "passed_over", "unlistable", "walk_files"]
 
 
 def passed_over(path: str | os.PathLike[str], reason: str) -> None:
@@ -25,14 +25,28 @@ def passed_over(path: str | os.PathLike[str], reason: str) -> None:
     )
 
 
+def unlistable(path: str | os.PathLike[str], error: OSError) -> None:
+    """Warn that the folder at ``path`` could not be listed (``error`` says why)."""
+    passed_over(path, f"cannot be listed ({error.strerror or error})")
+
+
 def is_file(path: Path) -> bool:
     """``path.is_file()``, but ``False`` and a warning when a folder on the way cannot be searched.
 
     ``Path.is_file`` raises ``PermissionError`` then (Python 3.11), where a missing file is only
     ``False``.
     """
+    return _reachable(path, path.is_file)
+
+
+def is_dir(path: Path) -> bool:
+    """``path.is_dir()``, with the same care as :func:`is_file`."""
+    return _reachable(path, path.is_dir)
+
+
+def _reachable(path: Path, test: Callable[[], bool]) -> bool:
     try:
-        return path.is_file()
+        return test()
     except OSError as exc:
         passed_over(path, f"cannot be reached ({exc.strerror or exc})")
         return False
@@ -44,14 +58,14 @@ def walk_files(root: Path, wanted: Callable[[str], bool]) -> list[Path]:
     Folders that cannot be listed are passed over with a warning; links to folders are not
     followed, so a link loop cannot trap the walk.
     """
-
-    def unlistable(error: OSError) -> None:
-        passed_over(error.filename or root, f"cannot be listed ({error.strerror or error})")
-
     found = [
         Path(folder, name)
-        for folder, _folders, names in os.walk(root, onerror=unlistable)
+        for folder, _folders, names in os.walk(
+            root, onerror=lambda error: unlistable(error.filename or root, error)
+        )
         for name in names
         if wanted(name)
     ]
-    return sorted(path for path in found if path.is_file())
+    # A folder that can be listed but not searched (mode r--) shows its names, then refuses
+    # their stat: is_file warns about each such file.
+    return sorted(path for path in found if is_file(path))

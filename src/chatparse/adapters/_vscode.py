@@ -14,12 +14,14 @@ Codespaces) keep the same tree under ``~/.vscode-server/data/User``.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
+from chatparse.adapters._paths import unlistable
 from chatparse.decoders import bigjson
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
@@ -59,11 +61,28 @@ def existing_user_dirs(
 
 
 def workspace_dirs(user_dir: Path) -> Iterator[Path]:
-    """Every ``workspaceStorage/<id>/`` folder, sorted by id so scans are deterministic."""
+    """Every ``workspaceStorage/<id>/`` folder, sorted by id so scans are deterministic.
+
+    A ``workspaceStorage`` that cannot be listed is passed over with a warning; a workspace
+    folder that cannot be searched is still listed, and what reads in it says what it cannot.
+    """
     storage = user_dir / "workspaceStorage"
-    if not storage.is_dir():
+    try:
+        with os.scandir(storage) as entries:
+            folders = sorted(Path(entry.path) for entry in entries if _is_dir(entry))
+    except (FileNotFoundError, NotADirectoryError):
         return
-    yield from sorted(child for child in storage.iterdir() if child.is_dir())
+    except OSError as exc:
+        unlistable(storage, exc)
+        return
+    yield from folders
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop, or gone since the listing
+        return False
 
 
 def uri_to_project_path(uri: str, platform: str) -> str:

@@ -55,7 +55,7 @@ from typing import Any, Final, NamedTuple
 from attrs import define, field, frozen
 
 from chatparse.adapters._fields import as_count, as_datetime
-from chatparse.adapters._paths import passed_over
+from chatparse.adapters._paths import passed_over, unlistable, walk_files
 from chatparse.decoders.bigjson import Item, iter_kvitems
 from chatparse.decoders.jsonl import Line, Malformed, iter_lines, read_spans
 from chatparse.decoders.text import (
@@ -126,7 +126,7 @@ background-agent state). They are counted in ``diagnostics.skipped`` under their
 _CONVERSATION_TYPES: Final = frozenset({"user", "assistant", "system"})
 """Line types that may be messages: each is checked for being a copy of an earlier line."""
 
-_SNIFFED_TYPES: Final = NOISE_TYPES | {"user", "assistant", "system", "summary"}
+_SNIFFED_TYPES: Final = NOISE_TYPES | _CONVERSATION_TYPES | {"summary"}
 """Line types that make a file look like a transcript to ``sniff``."""
 
 _SYSTEM_KEPT: Final = frozenset({"compact_boundary", "local_command"})
@@ -265,8 +265,9 @@ class ClaudeCodeAdapter:
             others = [copy.path for copy in copies if copy is not primary]
             yield self._session_meta(primary, others, legacy.get(session_id, ()))
         for agent in orphans:
-            if agent.stat().st_size > 0:
-                yield self._standalone_agent_meta(agent)
+            stat = _stat(agent)
+            if stat is not None and stat.st_size > 0:
+                yield self._standalone_agent_meta(agent, stat)
 
     def sniff(self, path: Path) -> float:
         """How sure we are that ``path`` is a Claude Code transcript, from its first lines."""
@@ -287,7 +288,7 @@ class ClaudeCodeAdapter:
         if path.stat().st_size == 0:
             return
         if path.name.startswith(_AGENT_PREFIX):
-            yield self._standalone_agent_meta(path)
+            yield self._standalone_agent_meta(path, path.stat())
             return
         legacy = [
             Path(entry.path)
@@ -334,8 +335,7 @@ class ClaudeCodeAdapter:
             watched = [*_new_layout_agents(Path(session.path)), *agents]
         return self._file_meta(session, _fingerprint(session.stat, watched), locator)
 
-    def _standalone_agent_meta(self, path: Path) -> ConversationMeta:
-        stat = path.stat()
+    def _standalone_agent_meta(self, path: Path, stat: os.stat_result) -> ConversationMeta:
         locator = {"layout": "legacy-flat", "project_dir": path.parent.name}
         parent = _agent_parent_session(path)
         if parent is not None:
@@ -448,7 +448,7 @@ def _project_folder_paths(root: Path, *, warn: bool = False) -> list[str]:
             return sorted(entry.path for entry in entries if _is(entry.is_dir))
     except OSError as exc:
         if warn:
-            passed_over(root, f"cannot be listed ({exc.strerror or exc})")
+            unlistable(root, exc)
         return []
 
 
@@ -474,7 +474,7 @@ def _read_folder(path: str, *, warn: bool = False) -> _Folder:
                     subfolders.add(entry.name)
     except OSError as exc:  # unreadable or gone: nothing to list here; the others go on
         if warn:
-            passed_over(path, f"cannot be listed ({exc.strerror or exc})")
+            unlistable(path, exc)
     sessions.sort(key=_name)
     agents.sort(key=_name)
     return _Folder(os.path.basename(path), sessions, agents, frozenset(subfolders))  # noqa: PTH119 -- a str path, as DirEntry gives
@@ -491,11 +491,18 @@ def _is(test: Callable[[], bool]) -> bool:
         return False
 
 
-def _stat(entry: os.DirEntry[str]) -> os.stat_result | None:
-    """The file's stat; ``None`` for one removed since the folder was read."""
+def _stat(file: os.DirEntry[str] | Path) -> os.stat_result | None:
+    """The file's stat; ``None`` for one removed since its folder was read, or unreadable.
+
+    A folder that can be listed but not searched (mode ``r--``) shows its files' names and then
+    refuses their stat: such a file is passed over with a warning, not in silence.
+    """
     try:
-        return entry.stat()
-    except OSError:
+        return file.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        passed_over(file, f"cannot be read ({exc.strerror or exc})")
         return None
 
 
@@ -511,9 +518,16 @@ def _name(entry: os.DirEntry[str]) -> str:
 def _new_layout_agents(session_file: Path) -> list[Path]:
     """``<session>/subagents/**/agent-*.jsonl`` (nested agents and workflow runs included)."""
     folder = session_file.with_suffix("") / _SUBAGENTS
-    if not folder.is_dir():
+    try:
+        present = folder.is_dir()
+    except OSError as exc:  # the <session>/ folder cannot be searched
+        unlistable(folder, exc)
         return []
-    return sorted(p for p in folder.rglob(_AGENT_PREFIX + "*" + _SUFFIX) if p.is_file())
+    return walk_files(folder, _is_agent_name) if present else []
+
+
+def _is_agent_name(name: str) -> bool:
+    return name.startswith(_AGENT_PREFIX) and name.endswith(_SUFFIX)
 
 
 def _subagent_files(session_file: Path, locator: Mapping[str, str]) -> list[Path]:
@@ -538,8 +552,9 @@ def _fingerprint(stat: os.stat_result, watched: Collection[Path]) -> str:
         return own
     digest = hashlib.sha256()
     for path in watched:
-        info = path.stat()
-        digest.update(f"{path.name}:{info.st_size}:{info.st_mtime_ns}\n".encode())
+        info = _stat(path)
+        state = "gone" if info is None else f"{info.st_size}:{info.st_mtime_ns}"
+        digest.update(f"{path.name}:{state}\n".encode())
     return f"{own}+{digest.hexdigest()[:16]}"
 
 

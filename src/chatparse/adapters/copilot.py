@@ -50,7 +50,7 @@ from attrs import define, field
 
 from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
-from chatparse.adapters._paths import passed_over
+from chatparse.adapters._paths import is_dir, is_file, passed_over
 from chatparse.adapters._vscode import (
     GLOBAL_DB,
     WORKSPACE_DB,
@@ -226,7 +226,12 @@ class CopilotAdapter:
         """One meta per session of each ``interactive.sessions`` array under ``user_dir``."""
         for db, workspace in _databases(user_dir):
             project = workspace_project_path(workspace) if workspace is not None else None
-            for index, session in _legacy_sessions(db):
+            try:
+                sessions = list(_legacy_sessions(db))
+            except SourceUnavailableError as exc:
+                passed_over(db, exc.reason)
+                continue
+            for index, session in sessions:
                 meta = _file_meta(self.name, _legacy_id(db, index, session), db, project)
                 if meta is None:
                     continue
@@ -338,38 +343,42 @@ def _session_folders(user_dir: Path) -> Iterator[tuple[_Folder, Path | None]]:
     """Each existing session folder under ``user_dir``, with its workspace folder if it has one."""
     for workspace in workspace_dirs(user_dir):
         folder = _Folder(workspace / CHAT_SESSIONS, workspace / TRANSCRIPTS)
-        if folder.sessions.is_dir() or folder.transcripts.is_dir():
+        if is_dir(folder.sessions) or is_dir(folder.transcripts):
             yield folder, workspace
     folder = _Folder(user_dir / EMPTY_WINDOW, user_dir / "globalStorage" / TRANSCRIPTS)
-    if folder.sessions.is_dir() or folder.transcripts.is_dir():
+    if is_dir(folder.sessions) or is_dir(folder.transcripts):
         yield folder, None
 
 
 def _databases(user_dir: Path) -> Iterator[tuple[Path, Path | None]]:
     """Each ``state.vscdb`` under ``user_dir``, with its workspace folder (``None``: global)."""
     for workspace in workspace_dirs(user_dir):
-        if (workspace / WORKSPACE_DB).is_file():
+        if is_file(workspace / WORKSPACE_DB):
             yield workspace / WORKSPACE_DB, workspace
-    if (user_dir / GLOBAL_DB).is_file():
+    if is_file(user_dir / GLOBAL_DB):
         yield user_dir / GLOBAL_DB, None
 
 
 def _legacy_value(db: Path) -> str | None:
-    """The ``interactive.sessions`` value of a database, or ``None`` (no key, no database)."""
-    try:
-        with sqlite.open_snapshot(db) as snapshot:
-            if "ItemTable" not in snapshot.tables():
-                return None
-            row = snapshot.get("ItemTable", LEGACY_KEY)
-    except SourceUnavailableError as exc:  # not a database, or locked past the retries
-        passed_over(db, exc.reason)
-        return None
+    """The ``interactive.sessions`` value of a database, or ``None`` (no table, no key).
+
+    Raises:
+        SourceUnavailableError: Not a database, or locked past the retries.
+    """
+    with sqlite.open_snapshot(db) as snapshot:
+        if "ItemTable" not in snapshot.tables():
+            return None
+        row = snapshot.get("ItemTable", LEGACY_KEY)
     value = row.values[0] if row is not None else None
     return value if isinstance(value, str) else None
 
 
 def _has_legacy(db: Path) -> bool:
-    return _legacy_value(db) is not None
+    """For ``detect`` and ``doctor``: an unreadable database has none (``scan`` says why)."""
+    try:
+        return _legacy_value(db) is not None
+    except SourceUnavailableError:
+        return False
 
 
 def _legacy_sessions(db: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -653,8 +653,10 @@ def _get_document(snapshot: Snapshot, meta: ConversationMeta) -> Row | None:
     """
     try:
         return snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{meta.id}")
-    except SourceUnavailableError:
-        if DISK_KV not in snapshot.tables():
+    except SourceUnavailableError as exc:
+        # A locked database is reported as it is: asking it for its tables would only wait
+        # through a second busy window.
+        if "locked" not in exc.reason and DISK_KV not in snapshot.tables():
             raise SourceUnavailableError(meta.path, f"no {DISK_KV} table", "Scan again.") from None
         raise
 

@@ -294,18 +294,22 @@ def _stamp(db: str | Path) -> tuple[object, ...]:
     The change time moves with the permissions too: a database made unreadable since it was
     read must fail to parse as it would have without the cache.
     """
-    stamps: list[object] = []
-    for suffix in ("", "-wal", "-journal"):
+    try:
+        info = os.stat(db)  # noqa: PTH116 -- once per parse: no Path built
+    except FileNotFoundError as exc:
+        raise SourceUnavailableError(
+            str(db), "no such file", "Scan again: the workspace database was moved or deleted."
+        ) from exc
+    except OSError as exc:  # a folder on the way that cannot be searched
+        raise SourceUnavailableError(str(db), f"cannot read: {exc.strerror or exc}") from exc
+    stamps: list[object] = [(info.st_size, info.st_mtime_ns, info.st_ctime_ns)]
+    for suffix in ("-wal", "-journal"):
         try:
-            info = os.stat(f"{db}{suffix}")  # noqa: PTH116 -- once per parse: no Path built
+            info = os.stat(f"{db}{suffix}")  # noqa: PTH116 -- as above
         except OSError:
             stamps.append(None)
         else:
             stamps.append((info.st_size, info.st_mtime_ns, info.st_ctime_ns))
-    if stamps[0] is None:
-        raise SourceUnavailableError(
-            str(db), "no such file", "Scan again: the workspace database was moved or deleted."
-        )
     return tuple(stamps)
 
 
@@ -343,9 +347,8 @@ def _iter_sessions(snapshot: Snapshot, notes: _Notes) -> Iterator[_Raw]:
             notes.store_sessions += 1
             yield raw
     for prefix in LEGACY_PREFIXES:
-        for legacy in snapshot.iter_prefix(TABLE, prefix):
-            key, text = str(legacy.values[0]), legacy.values[1]
-            value = text.encode() if isinstance(text, str) else text
+        for _rowid, raw_key, value in snapshot.iter_prefix_raw(TABLE, prefix):
+            key = raw_key.decode("utf-8", "replace") if isinstance(raw_key, bytes) else str(raw_key)
             sessions = [s for s in _store_sessions(key, value, notes) if _messages_of(s.value)]
             if not sessions:
                 notes.remarks.append(f"key {key} holds no session with messages; not read")

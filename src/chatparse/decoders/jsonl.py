@@ -141,12 +141,8 @@ def iter_lines(
         offset = start
         if start == 0:
             # Only the first line can carry a byte order mark; it takes the general path.
-            first = readline(chunk)
-            if first.startswith(_BOM):
-                first = first[len(_BOM) :]
-                offset = len(_BOM)
-            if first:
-                first, end = _complete(readline, first, offset, chunk, max_line_bytes)
+            first, offset, end = _read_first_line(readline, chunk, max_line_bytes)
+            if end > offset:  # a line was read (empty only if it was over the cap)
                 record = _decode_any(first, (line_no, offset, end), backend, max_line_bytes)
                 if record is not None:
                     yield record
@@ -203,14 +199,24 @@ def read_first_line(
         return next(records, None)
 
 
-def _complete(
-    readline: Callable[[int], bytes], head: bytes, offset: int, chunk: int, max_line_bytes: int
-) -> tuple[bytes, int]:
-    """``head`` and the rest of its line if it filled a whole piece; and the offset after it."""
-    end = offset + len(head)
-    if len(head) == chunk and head[-1:] != b"\n":
-        return _read_long_line(readline, head, end, max_line_bytes)
-    return head, end
+def _read_first_line(
+    readline: Callable[[int], bytes], chunk: int, max_line_bytes: int
+) -> tuple[bytes, int, int]:
+    """The first line without its byte order mark, where it starts, and the offset after it.
+
+    Whether the line goes on past the first piece is judged before the mark is cut off: a piece
+    of ``chunk`` bytes less the mark's three is still a whole piece.
+    """
+    line = readline(chunk)
+    longer = len(line) == chunk and line[-1:] != b"\n"
+    start = 0
+    if line.startswith(_BOM):
+        line = line[len(_BOM) :]
+        start = len(_BOM)
+    end = start + len(line)
+    if longer:
+        line, end = _read_long_line(readline, line, end, max_line_bytes)
+    return line, start, end
 
 
 def _decode_any(
