@@ -33,4 +33,4 @@ def test_each_read_transaction_is_timed_while_the_block_runs(tmp_path: Path) -> 
     assert len(rows) == 3
     assert count >= 2  # one get, at least one batch of the prefix read
     assert len(holds) == count  # nothing recorded after the block
-    assert all(0 <= hold < 5 for hold in holds)
+    assert all(hold >= 0 for hold in holds)

@@ -3,7 +3,7 @@
 A database that an editor is writing is only safe to read if readers stay out of the writer's
 way: every read transaction chatparse opens delays the next commit for as long as it lasts. The
 writer can count the delays it suffered; :func:`read_lock_holds` measures the other side, each of
-chatparse's own read transactions, so a test can assert a bound on them (or report the longest).
+chatparse's own read transactions, so a test can report them next to the writer's count.
 """
 
 from __future__ import annotations
