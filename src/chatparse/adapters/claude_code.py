@@ -232,26 +232,7 @@ class ClaudeCodeAdapter:
         Empty session files are not listed. Flat agent files are attached to their parent
         session when it is found in any root, and listed on their own otherwise.
         """
-        # One os.scandir per project folder, and one stat per session file (cached by its
-        # DirEntry): what any walk of the tree costs. A 10,000-file scan is dominated by it.
-        sessions: dict[str, list[_File]] = {}
-        flat_agents: list[Path] = []
-        for root in source.roots:
-            for folder in _project_folders(Path(root)):
-                for entry in folder.sessions:
-                    stat = _stat(entry)
-                    if stat is not None and stat.st_size > 0:
-                        session_id = entry.name.removesuffix(_SUFFIX)
-                        sessions.setdefault(session_id, []).append(
-                            _File(
-                                entry.path,
-                                entry.name,
-                                folder.name,
-                                stat,
-                                has_folder=session_id in folder.subfolders,
-                            )
-                        )
-                flat_agents += (Path(entry.path) for entry in folder.flat_agents)
+        sessions, copies, flat_agents = _session_files(source.roots)
         legacy: dict[str, list[Path]] = {}
         orphans: list[Path] = []
         for agent in flat_agents:
@@ -260,10 +241,14 @@ class ClaudeCodeAdapter:
                 legacy.setdefault(parent, []).append(agent)
             else:
                 orphans.append(agent)
-        for session_id, copies in sessions.items():
-            primary = _primary_copy(copies)
-            others = [copy.path for copy in copies if copy is not primary]
-            yield self._session_meta(primary, others, legacy.get(session_id, ()))
+        for session_id, first in sessions.items():
+            found = copies.get(session_id)
+            if found is None:
+                yield self._session_meta(first, (), legacy.get(session_id, ()))
+            else:
+                primary = _primary_copy(found)
+                others = [copy.path for copy in found if copy is not primary]
+                yield self._session_meta(primary, others, legacy.get(session_id, ()))
         for agent in orphans:
             stat = _stat(agent)
             if stat is not None and stat.st_size > 0:
@@ -321,19 +306,19 @@ class ClaudeCodeAdapter:
     # --- metas ---------------------------------------------------------------------------------
 
     def _session_meta(
-        self, session: _File, others: list[str], legacy_agents: Iterable[Path]
+        self, session: _File, others: Collection[str], legacy_agents: Iterable[Path]
     ) -> ConversationMeta:
         """A session file with its sub-agents; ``others`` are its copies in other roots."""
         locator = {"project_dir": session.project_dir}
         if others:
             locator["duplicates"] = "\n".join(others)
-        agents = sorted(legacy_agents)
+        agents = sorted(legacy_agents) if legacy_agents else []
         if agents:
             locator["legacy_agents"] = "\n".join(str(agent) for agent in agents)
         watched = agents
         if session.has_folder:
             watched = [*_new_layout_agents(Path(session.path)), *agents]
-        return self._file_meta(session, _fingerprint(session.stat, watched), locator)
+        return self._file_meta(session, _fingerprint(session, watched), locator)
 
     def _standalone_agent_meta(self, path: Path, stat: os.stat_result) -> ConversationMeta:
         locator = {"layout": "legacy-flat", "project_dir": path.parent.name}
@@ -342,7 +327,8 @@ class ClaudeCodeAdapter:
             locator["parent_session"] = parent
         if any(_is_warmup_prompt(record) for record in _head_records(path)):
             locator["warmup"] = "true"
-        return self._file_meta(_file(path, stat), _fingerprint(stat, ()), locator)
+        file = _file(path, stat)
+        return self._file_meta(file, _fingerprint(file, ()), locator)
 
     def _subagent_meta(
         self, path: Path, parent_id: str, parent: _Transcript, agent: _Transcript
@@ -361,8 +347,8 @@ class ClaudeCodeAdapter:
             locator["tool_use_id"] = parent.agent_tool_uses[agent_id]
         if agent.is_warmup():
             locator["warmup"] = "true"
-        fingerprint = _fingerprint(stat, ())
-        return self._file_meta(_file(path, stat), fingerprint, locator, locator.get("description"))
+        file = _file(path, stat)
+        return self._file_meta(file, _fingerprint(file, ()), locator, locator.get("description"))
 
     def _file_meta(
         self, file: _File, fingerprint: str, locator: dict[str, str], title: str | None = None
@@ -370,10 +356,10 @@ class ClaudeCodeAdapter:
         """A conversation that is one file: its id is the file name, size and time its stat."""
         return ConversationMeta(
             source=self.name,
-            id=file.name.removesuffix(_SUFFIX),
+            id=file.id,
             path=file.path,
-            size=file.stat.st_size,
-            mtime=datetime.fromtimestamp(file.stat.st_mtime, UTC),
+            size=file.size,
+            mtime=datetime.fromtimestamp(file.mtime, UTC),
             fingerprint=fingerprint,
             title=title,
             locator=locator,
@@ -418,18 +404,73 @@ class _Folder:
 class _File(NamedTuple):
     """A transcript file, with what its folder's listing and its one stat said of it.
 
-    ``has_folder``: a ``<session>/`` folder (which may hold sub-agents) may be beside the file.
+    ``id``: the file's name without ``.jsonl``. ``has_folder``: a ``<session>/`` folder (which
+    may hold sub-agents) may be beside the file.
     """
 
     path: str
-    name: str
+    id: str
     project_dir: str
-    stat: os.stat_result
+    # The three figures of its stat that are used, not the stat_result: a tuple of plain values
+    # is left alone by the garbage collector, which a scan holding 10,000 of them otherwise
+    # walks again and again.
+    size: int
+    mtime: float
+    mtime_ns: int
     has_folder: bool
 
 
+class _SessionFiles(NamedTuple):
+    """What the listing of every project folder found."""
+
+    sessions: dict[str, _File]
+    """The first file of each session id."""
+    copies: dict[str, list[_File]]
+    """Every file of a session id found more than once (in several roots; rare)."""
+    flat_agents: list[Path]
+
+
+def _session_files(roots: Iterable[str]) -> _SessionFiles:
+    """Every non-empty session file and flat agent file of the projects roots.
+
+    One ``os.scandir`` per project folder, and one stat per session file (cached by its
+    ``DirEntry``): what any walk of the tree costs. A 10,000-file scan is dominated by it, so the
+    loop keeps one :class:`_File` per session and builds nothing else.
+    """
+    found = _SessionFiles({}, {}, [])
+    for root in roots:
+        for folder in _project_folders(Path(root)):
+            for entry in folder.sessions:
+                stat = _stat(entry)
+                if stat is None or not stat.st_size:
+                    continue
+                session_id = entry.name.removesuffix(_SUFFIX)
+                file = _File(
+                    entry.path,
+                    session_id,
+                    folder.name,
+                    stat.st_size,
+                    stat.st_mtime,
+                    stat.st_mtime_ns,
+                    has_folder=session_id in folder.subfolders,
+                )
+                first = found.sessions.setdefault(session_id, file)
+                if first is not file:
+                    found.copies.setdefault(session_id, [first]).append(file)
+            found.flat_agents.extend(Path(entry.path) for entry in folder.flat_agents)
+    return found
+
+
 def _file(path: Path, stat: os.stat_result, *, has_folder: bool = False) -> _File:
-    return _File(str(path), path.name, path.parent.name, stat, has_folder=has_folder)
+    return _File(
+        str(path),
+        path.name.removesuffix(_SUFFIX),
+        path.parent.name,
+        stat.st_size,
+        stat.st_mtime,
+        stat.st_mtime_ns,
+        has_folder=has_folder,
+    )
 
 
 def _project_folders(root: Path) -> Iterator[_Folder]:
@@ -537,17 +578,15 @@ def _subagent_files(session_file: Path, locator: Mapping[str, str]) -> list[Path
 
 def _primary_copy(copies: list[_File]) -> _File:
     """Of several files for one session id (several roots), read the largest, then the newest."""
-    if len(copies) == 1:
-        return copies[0]
     return max(
         copies,
-        key=lambda copy: (copy.stat.st_size, copy.stat.st_mtime_ns, -copies.index(copy)),
+        key=lambda copy: (copy.size, copy.mtime_ns, -copies.index(copy)),
     )
 
 
-def _fingerprint(stat: os.stat_result, watched: Collection[Path]) -> str:
+def _fingerprint(file: _File, watched: Collection[Path]) -> str:
     """Size and mtime of the file, plus those of its sub-agent files, which change apart."""
-    own = f"{stat.st_size}-{stat.st_mtime_ns}"
+    own = f"{file.size}-{file.mtime_ns}"
     if not watched:
         return own
     digest = hashlib.sha256()
