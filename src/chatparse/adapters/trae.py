@@ -40,7 +40,7 @@ import os
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -759,8 +759,8 @@ class _Session:
         session.updated_at = _ms(value.get("updatedAt"))
         entries = _messages_of(value)
         session.entries = len(entries)
-        for position, entry in _in_turn_order(entries):
-            session.entry(position, entry)
+        for position in _in_turn_order(entries):
+            session.entry(position, entries[position])
         session.finish()
         session.title = _session_title(value) or _first_line(session.first_prompt())
         if value.get("hasMore") is True:
@@ -821,9 +821,7 @@ class _Session:
 
     def _line(self, position: int, entry: dict[str, Any], role: Literal["user", "system"]) -> None:
         """A prompt (see :func:`_prompt`), or a system line shown as a notice."""
-        text, images = _clean(_content(entry))
-        if role == "user":
-            text, images = _prompt(entry, text, images)
+        text, images = _prompt(entry) if role == "user" else _clean(_content(entry))
         if not (text or images):
             self.ledger.skip(f"empty_{role}")
             return
@@ -853,18 +851,18 @@ class _Session:
         task = self._task_content(position, entry)
         guideline = _json_object(task.get("guideline"))
         guideline = guideline if isinstance(guideline, dict) else {}
-        thinking = [as_text(task.get("proposalReasoningContent"))]
+        thinking = [task.get("proposalReasoningContent")]  # what is not a string is dropped below
         tool_calls: list[ToolCall] = []
         finish_thought: str | None = None
         for step in _json_array(guideline.get("planItems")):
             if not isinstance(step, dict):
                 continue
-            thinking.append(as_text(step.get("reasoningContent")))
+            thinking.append(step.get("reasoningContent"))
             tool = as_text(step.get("toolName"))
             if tool == FINISH_TOOL:
                 finish_thought = finish_thought or _nonblank(step.get("thought"))
                 continue
-            thinking.append(as_text(step.get("thought")))
+            thinking.append(step.get("thought"))
             if tool:
                 tool_calls.append(_tool_call(tool, step))
         if not text:
@@ -875,7 +873,7 @@ class _Session:
                 or ""
             )
             text, images = _clean(answer)
-        parts = [stripped for part in thinking if part and (stripped := part.strip())]
+        parts = [kept for part in thinking if isinstance(part, str) and (kept := part.strip())]
         reasoning = "\n\n".join(parts) or None
         notice = _status_notice(entry)
         shown = bool(text or reasoning or tool_calls or images)
@@ -969,7 +967,7 @@ class _Session:
                 self.ledger.keep(where, None, jsonvalue.encode(entry))
                 continue
             cleaned, images = _clean(text)
-            images = [*images, *_media(entry.get("multiMedia"))]
+            images = (*images, *_media(entry.get("multiMedia")))
             if not cleaned and not images:
                 self.ledger.skip("empty_input")
                 continue
@@ -1000,20 +998,25 @@ class _Session:
             self.title = _first_line(self.first_prompt())
 
 
-def _prompt(entry: dict[str, Any], text: str, images: list[ImageRef]) -> tuple[str, list[ImageRef]]:
-    """A prompt's text and images, given those of its ``content``.
+def _prompt(entry: dict[str, Any]) -> tuple[str, tuple[ImageRef, ...]]:
+    """A prompt's text and images.
 
-    ``parsedQuery`` (the prompt without file references) wins when present; ``multiMedia`` adds
-    images.
+    ``parsedQuery`` (the prompt without file references) wins over ``content`` when present;
+    ``multiMedia`` adds images.
     """
+    content = _content(entry)
     query = _query_text(entry.get("parsedQuery"))
     if query and not query.isspace():
-        # An image pasted into the prompt is in both texts: counted once.
-        text, query_images = _clean(query)
-        images = query_images or images
+        text, images = _clean(query)
+        if not images and "data:image/" in content:
+            # An image pasted into the prompt is in both texts: counted once. Only the query's
+            # text is kept, so ``content`` is cleaned only for an image the query lacks.
+            images = _clean(content)[1]
+    else:
+        text, images = _clean(content)
     media = entry.get("multiMedia")
     if media:  # usually "" or [] (none)
-        images = [*images, *_media(media)]
+        images = (*images, *_media(media))
     return text, images
 
 
@@ -1033,8 +1036,8 @@ def _stored_empty(messages: object) -> bool:
     return messages is None or messages == []
 
 
-def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
-    """The entries with their positions, stably sorted by turn, the user's prompt first in a turn.
+def _in_turn_order(entries: list[Any]) -> list[int]:
+    """The entries' positions, stably sorted by turn, the user's prompt first in a turn.
 
     A turn is ``turnIndex``; an entry without one takes the ``turnIndex`` of an entry with the
     same ``turnId``, else stays right after the entry before it.
@@ -1053,7 +1056,7 @@ def _in_turn_order(entries: list[Any]) -> list[tuple[int, Any]]:
         # Otherwise the turn and rank of the entry before: right after it.
         keyed.append((turn, rank, position))
     keyed.sort()  # positions are unique: ties never reach past them
-    return [(position, entries[position]) for _, _, position in keyed]
+    return [position for _turn, _rank, position in keyed]
 
 
 def _turns_by_id(entries: list[Any]) -> dict[str, int]:
@@ -1086,23 +1089,35 @@ def _message_id(entry: dict[str, Any], role: Role, position: int, turn_id: str |
 
 def _tool_call(name: str, step: dict[str, Any]) -> ToolCall:
     """A plan step that ran a tool; its arguments and result when the step records them."""
-    arguments = _first(step, _STEP_INPUT_KEYS, lambda _value: True)
+    arguments = _first(step, _STEP_INPUT_KEYS)
     if isinstance(arguments, str):
         decoded = _json_value(arguments)
         arguments = arguments if isinstance(decoded, _NotJSON) else decoded
-    output = _first(step, _STEP_OUTPUT_KEYS, lambda value: isinstance(value, str))
-    call_id = _first(step, _STEP_ID_KEYS, lambda value: isinstance(value, str) and value != "")
+    output = _first_text(step, _STEP_OUTPUT_KEYS, empty=True)
+    call_id = _first_text(step, _STEP_ID_KEYS, empty=False)
     return ToolCall(id=call_id, name=name, input=arguments, output=output)
 
 
-def _first(record: dict[str, Any], keys: tuple[str, ...], accept: Callable[[Any], bool]) -> Any:
-    """The value of the first of ``keys`` that ``record`` holds (not null) and ``accept`` takes.
-
-    A loop, not ``next()`` over a generator: it runs for every plan step of every answer.
-    """
+# Loops, not ``next()`` over generators, and no predicate callables: they run for every plan
+# step of every answer.
+def _first(record: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The value of the first of ``keys`` that ``record`` holds (not null)."""
+    if record.keys().isdisjoint(keys):  # as usual: one C call instead of a lookup per key
+        return None
     for key in keys:
         value = record.get(key)
-        if value is not None and accept(value):
+        if value is not None:
+            return value
+    return None
+
+
+def _first_text(record: dict[str, Any], keys: tuple[str, ...], *, empty: bool) -> str | None:
+    """The first string among ``keys`` in ``record``; an empty one counts only with ``empty``."""
+    if record.keys().isdisjoint(keys):  # as usual: one C call instead of a lookup per key
+        return None
+    for key in keys:
+        value = record.get(key)
+        if isinstance(value, str) and (empty or value):
             return value
     return None
 
@@ -1170,12 +1185,12 @@ def _first_line(text: str | None) -> str | None:
     return line[:_TITLE_LENGTH] or None
 
 
-def _clean(text: str) -> tuple[str, list[ImageRef]]:
+def _clean(text: str) -> tuple[str, tuple[ImageRef, ...]]:
     """``text`` trimmed, with inline base64 images taken out (measured, not kept)."""
     if "data:image/" not in text:  # as almost always: no image to look for (a plain C search)
-        return text.strip(), []
+        return text.strip(), ()
     cleaned, payloads = strip_data_uri_images(text)
-    images = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
+    images = tuple(ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads)
     return cleaned.strip(), images
 
 
@@ -1258,9 +1273,12 @@ def _kind(value: object) -> str:
 
 def _ms(value: object) -> datetime | None:
     """Epoch milliseconds (a number, or digits in a string) as an aware UTC datetime."""
-    if isinstance(value, str) and value.strip().isdecimal():  # not isdigit: int("²") raises
-        value = int(value)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+    if type(value) is not int:  # an int, as Trae writes times, is checked first: once a message
+        if isinstance(value, str) and value.strip().isdecimal():  # not isdigit: int("²") raises
+            value = int(value)
+        elif not isinstance(value, float):  # nor ``bool``, whose type is not ``int``
+            return None
+    if value <= 0:
         return None
     try:
         return datetime.fromtimestamp(value / 1000, UTC)
