@@ -13,6 +13,7 @@ from hypothesis import given, settings
 
 import chatparse
 from chatparse import _jsonschema, model
+from chatparse.decoders import jsonl
 from chatparse.errors import ModelError
 
 from strategies import any_model_object, conversations
@@ -84,6 +85,24 @@ def test_json_keeps_unicode_readable() -> None:
         chatparse.from_json(model.ParsedConversation, chatparse.to_json(conversation).encode())
         == conversation
     )
+
+
+def test_deepest_decodable_tool_input_round_trips() -> None:
+    """A tool input nested as deep as the decoders accept serializes and reads back.
+
+    Found by fuzzing a Codex rollout: cattrs walked the value level by level and raised
+    RecursionError at a few hundred levels; Python 3.11's json does at about a thousand.
+    """
+    deep: list[Any] = []
+    for _ in range(jsonl.MAX_DEPTH - 1):
+        deep = [deep]
+    call = model.ToolCall(id="c", name="shell", input=deep, result={"deep": deep})
+    message = model.Message(id="m", role="assistant", tool_calls=(call,))
+    assert chatparse.from_dict(model.Message, chatparse.to_dict(message)) == message
+    text = chatparse.to_json(message)
+    assert "[" * jsonl.MAX_DEPTH + "]" * jsonl.MAX_DEPTH in text
+    # Compared as text: equality of two separate lists this deep itself recurses on 3.11.
+    assert chatparse.to_json(chatparse.from_json(model.Message, text)) == text
 
 
 def test_bad_field_error_names_its_path() -> None:

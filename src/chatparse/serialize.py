@@ -12,7 +12,8 @@ not written by us and should not be trusted silently. Its errors name the path o
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Final, TypeVar
@@ -124,11 +125,24 @@ def converter() -> cattrs.Converter:
         lambda t: getattr(t, "__origin__", None) is Mapping,
         lambda value: dict(value.items()),
     )
+    # Fields typed ``Any`` hold JSON values as the source wrote them (``ToolCall.input``): already
+    # plain data, passed through whole. cattrs would otherwise walk them by runtime type, a few
+    # frames per level, and a value nested a few hundred deep (the decoders accept 1,024) would
+    # raise RecursionError.
+    conv.register_unstructure_hook_func(lambda t: t is Any, _json_value)
     return conv
 
 
+def _json_value(value: object) -> object:
+    return value
+
+
 def to_dict(obj: object) -> dict[str, Any]:
-    """Serialize a model object to plain JSON types, with ``schema_version`` first."""
+    """Serialize a model object to plain JSON types, with ``schema_version`` first.
+
+    JSON values the model keeps as written (``ToolCall.input`` and ``.result``) are the same
+    objects in the result, not copies, as :func:`from_dict` takes them: treat both as read-only.
+    """
     if type(obj) not in MODEL_CLASSES:
         msg = f"to_dict takes a chatparse model object, got {type(obj).__name__}"
         raise TypeError(msg)
@@ -170,7 +184,31 @@ def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
 
 def to_json(obj: object, *, indent: int | None = None) -> str:
     """Serialize a model object to a JSON string (UTF-8 text, not ASCII-escaped)."""
-    return json.dumps(to_dict(obj), ensure_ascii=False, indent=indent)
+    data = to_dict(obj)
+    return _deep_enough(lambda: json.dumps(data, ensure_ascii=False, indent=indent))
+
+
+def _deep_enough(run: Callable[[], T]) -> T:
+    """``run()``, allowed as deep a nesting as the decoders accept.
+
+    Python 3.11's ``json`` counts each level of nesting against the interpreter's recursion
+    limit (1,000 by default), so a tool input nested 1,000 deep, which the decoders accept,
+    would raise ``RecursionError``; later versions guard the C stack instead. Only then is the
+    limit raised, by enough for the deepest value, and put back afterwards.
+    """
+    try:
+        return run()
+    except RecursionError:
+        if sys.version_info >= (3, 12):
+            raise
+    from chatparse.decoders.jsonl import MAX_DEPTH  # noqa: PLC0415 -- only on this rare path
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + 2 * MAX_DEPTH)
+    try:
+        return run()
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def from_json(cls: type[T], text: str | bytes) -> T:
@@ -180,7 +218,7 @@ def from_json(cls: type[T], text: str | bytes) -> T:
         ModelError: the text is not JSON, or does not describe a valid ``cls``.
     """
     try:
-        data = json.loads(text)
+        data = _deep_enough(lambda: json.loads(text))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ModelError(getattr(cls, "__name__", str(cls)), [f"not JSON: {exc} @ $"]) from exc
     return from_dict(cls, data)
