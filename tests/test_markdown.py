@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from chatparse import _markdown
+from chatparse.decoders.jsonl import MAX_DEPTH
 from chatparse.model import (
     ConversationMeta,
     ImageRef,
@@ -114,3 +115,14 @@ def test_full_transcript_parts() -> None:
     assert '"command": "ls ```"' in rendered
     assert "\\[image: image/png, 123 bytes\\]" in rendered
     assert "2025-01-02 03:04:05 UTC" in rendered
+
+
+def test_tool_input_as_deep_as_the_decoders_accept_renders() -> None:
+    """Python 3.11's json raised RecursionError on an input nested about 1,000 deep."""
+    deep: list[object] = []
+    for _ in range(MAX_DEPTH - 1):
+        deep = [deep]
+    rendered = _markdown.render(
+        conversation("x", tool_calls=(ToolCall(id="t", name="Bash", input=deep),))
+    )
+    assert rendered.count("[") >= MAX_DEPTH

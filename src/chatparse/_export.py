@@ -21,7 +21,7 @@ from attrs import define, field
 
 from chatparse import _markdown
 from chatparse.model import ConversationMeta, ParsedConversation
-from chatparse.serialize import to_dict, to_json
+from chatparse.serialize import to_json
 
 __all__ = ["FORMATS", "ExportState", "Exporter", "file_name", "pending"]
 
@@ -113,7 +113,7 @@ class Exporter:
             target = self.out / JSONL_FILE
             self.out.mkdir(parents=True, exist_ok=True)
             with target.open("a", encoding="utf-8") as out:
-                out.write(json.dumps(to_dict(conversation), ensure_ascii=False) + "\n")
+                out.write(to_json(conversation) + "\n")
         else:
             suffix = ".json" if self.format == "json" else ".md"
             folder = self.out / conversation.source

@@ -9,12 +9,12 @@ output) goes into fenced blocks whose fence is longer than any backtick run insi
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import datetime
 
 from chatparse.model import Message, ParsedConversation, ToolCall
+from chatparse.serialize import json_text
 
 __all__ = ["escape", "fence", "render"]
 
@@ -67,7 +67,7 @@ def _tool_call(call: ToolCall) -> Iterator[str]:
     status = {True: " (error)", False: "", None: ""}[call.is_error]
     yield f"**Tool call** {escape(call.name)}{status}"
     yield ""
-    yield fence(json.dumps(call.input, ensure_ascii=False, indent=2), "json")
+    yield fence(json_text(call.input, indent=2), "json")
     if call.output is not None:
         yield ""
         yield "**Result**"

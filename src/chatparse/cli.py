@@ -22,7 +22,7 @@ from chatparse.errors import ChatparseError, ChatparseWarning
 from chatparse.host import PLATFORMS, Host
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.registry import AdapterSpec, adapter_names, adapter_specs, get_adapter
-from chatparse.serialize import to_dict, to_json
+from chatparse.serialize import json_text, to_dict, to_json
 
 __all__ = ["main"]
 
@@ -326,7 +326,7 @@ def _parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif len(conversations) == 1:
         out.write(to_json(conversations[0], indent=2) + "\n")
     else:
-        out.write(json.dumps([to_dict(c) for c in conversations], ensure_ascii=False, indent=2))
+        out.write(json_text([to_dict(c) for c in conversations], indent=2))
         out.write("\n")
     return EXIT_OK
 

@@ -184,7 +184,15 @@ def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
 
 def to_json(obj: object, *, indent: int | None = None) -> str:
     """Serialize a model object to a JSON string (UTF-8 text, not ASCII-escaped)."""
-    data = to_dict(obj)
+    return json_text(to_dict(obj), indent=indent)
+
+
+def json_text(data: object, *, indent: int | None = None) -> str:
+    """Plain JSON data as chatparse writes it: UTF-8 text, not ASCII-escaped, any depth.
+
+    For the package's own writers (exports, the command line, Markdown transcripts), so that a
+    value nested as deep as the decoders accept can always be written back.
+    """
     return _deep_enough(lambda: json.dumps(data, ensure_ascii=False, indent=indent))
 
 
