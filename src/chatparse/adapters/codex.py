@@ -412,7 +412,7 @@ def _read_lines(path: Path, thread: _Thread) -> None:
         value = record.value
         if first and isinstance(value, dict) and _is_bare_meta(value):
             thread.feed_bare_meta(value)
-        elif not feed(value, f"L{record.line_no}"):
+        elif not feed(value, record.line_no):
             # Where an unknown record was is only spelled out for the few that need it.
             thread.unknown_at(f"line {record.line_no}", value)
             unknown_spans.append((record.offset, record.end_offset))
@@ -432,13 +432,14 @@ def _read_document(path: Path, thread: _Thread) -> None:
             session[str(field.key)] = field.value
             if {"id", "timestamp"} <= session.keys():
                 break
+    thread.id_prefix = "I"
     if session:
         thread.feed_bare_meta(session)
     for item in bigjson.iter_items(path, "items.item"):
         if isinstance(item, bigjson.Malformed):
             thread.malformed()
             continue
-        if not thread.feed(item.value, f"I{item.key}"):
+        if not thread.feed(item.value, int(item.key)):
             thread.unknown_at(f"items[{item.key}]", item.value)
             thread.fill_raw([jsonvalue.encode(item.value)])
 
@@ -683,7 +684,8 @@ class _Call:
 class _Draft:
     """A message being put together from one or more records."""
 
-    id: str
+    line: int
+    """The line number (or item index) of the record that opened it: the message's id."""
     role: Role
     timestamp: datetime | None
     kind: MessageKind = "message"
@@ -699,7 +701,7 @@ class _Draft:
     sidechain: bool = False
     records: int = 0
 
-    def message(self) -> Message | None:
+    def message(self, id_prefix: str) -> Message | None:
         """The finished message; ``None`` when it has nothing to show (no text, no call, ...)."""
         text = _visible(self.text.text) if self.text is not None else ""
         thinking = "\n\n".join(filter(None, [c.text.strip() for c in self.thinking]))
@@ -714,7 +716,7 @@ class _Draft:
         ):
             return None
         return Message(
-            id=self.id,
+            id=f"{id_prefix}{self.line}",
             role=self.role,
             text=text,
             thinking=thinking or None,
@@ -757,6 +759,8 @@ class _Thread:
 
     def __init__(self) -> None:
         self.drafts: list[_Draft] = []
+        self.id_prefix = "L"
+        """Message ids are ``L<line number>``, or ``I<item index>`` in a TypeScript document."""
         self.calls: dict[str, _Call] = {}
         self.turn = _Turn()
         self.turn_starts: list[int] = []
@@ -823,7 +827,7 @@ class _Thread:
 
     # -- dispatch --
 
-    def feed(self, value: object, ident: str) -> bool:
+    def feed(self, value: object, line: int) -> bool:
         """Account for one record; ``False`` when it is unknown.
 
         The caller then says where it was (:meth:`unknown_at`) and later gives its raw text.
@@ -840,19 +844,19 @@ class _Thread:
                 self._follow_replay()
             payload = value["payload"]
             read = _RECORDS.get(kind, _unknown) if isinstance(payload, dict) else _unknown
-            outcome = read(self, payload, ident)
+            outcome = read(self, payload, line)
         elif value.get("record_type") == "state":
             outcome = "record_type: state"
         else:  # a bare response item: the early-Rust and TypeScript formats
             self.stamp = None
-            outcome = self.item(value, ident) if isinstance(kind, str) else UNKNOWN
+            outcome = self.item(value, line) if isinstance(kind, str) else UNKNOWN
         return self._tally(outcome)
 
     def unknown_at(self, where: str, value: object) -> None:
         """Where the record :meth:`feed` just found unknown was, and its type if it has one."""
         self.unknown.append((where, _label(value)))
 
-    def turn_context(self, context: dict[str, Any], _ident: str) -> _Outcome:
+    def turn_context(self, context: dict[str, Any], _line: int) -> _Outcome:
         """Settings of the turn: the model answering from here on, and the working folder."""
         self.model = as_text(context.get("model")) or self.model
         self.cwd = self.cwd or as_text(context.get("cwd"))
@@ -864,9 +868,9 @@ class _Thread:
         """The bare first line of an early-Rust rollout, or a TypeScript rollout's session."""
         self.seen += 1
         self.stamp = None
-        self._tally(self.session_meta(meta, ""))
+        self._tally(self.session_meta(meta, 0))
 
-    def session_meta(self, meta: Mapping[str, Any], _ident: str) -> _Outcome:
+    def session_meta(self, meta: Mapping[str, Any], _line: int) -> _Outcome:
         if self.meta_seen:
             # A fork's copy of its parent's meta, or a later thread's: not this thread's.
             if self.replay is not None and isinstance(meta.get("id"), str):
@@ -897,25 +901,25 @@ class _Thread:
 
     # -- response_item: what the model saw --
 
-    def item(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def item(self, item: dict[str, Any], line: int) -> _Outcome:
         kind = item.get("type")
         # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
         read = _ITEMS.get(kind, _unknown) if isinstance(kind, str) else _unknown
-        return read(self, item, ident)
+        return read(self, item, line)
 
-    def server_compaction(self, _item: dict[str, Any], ident: str) -> _Outcome:
+    def server_compaction(self, _item: dict[str, Any], line: int) -> _Outcome:
         """Compaction done by the server: where it happened is known, its summary is encrypted."""
-        return self.compacted({"message": ""}, ident)
+        return self.compacted({"message": ""}, line)
 
-    def agent_to_agent(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def agent_to_agent(self, item: dict[str, Any], line: int) -> _Outcome:
         """A message from another agent of a multi-agent thread, shown as a notice."""
-        return self._notice("\n".join(_content_texts(item.get("content"))), ident)
+        return self._notice("\n".join(_content_texts(item.get("content"))), line)
 
-    def item_message(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def item_message(self, item: dict[str, Any], line: int) -> _Outcome:
         role = item.get("role")
         content = item.get("content")
         if role == "assistant":
-            return self._answer(_ITEM, "\n".join(_content_texts(content)), ident)
+            return self._answer(_ITEM, "\n".join(_content_texts(content)), line)
         if role in ("developer", "system"):
             return f"response_item/message: {role} instructions"
         if role != "user":
@@ -925,7 +929,7 @@ class _Thread:
         if texts and not typed:
             self._note_context(texts)
             return "response_item/message: injected context"
-        return self._prompt(_ITEM, "\n".join(typed), _content_images(content), ident)
+        return self._prompt(_ITEM, "\n".join(typed), _content_images(content), line)
 
     def _note_context(self, texts: Iterable[str]) -> None:
         if self.cwd is None:
@@ -935,18 +939,18 @@ class _Thread:
                     self.cwd = found[1].strip()
                     return
 
-    def reasoning(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def reasoning(self, item: dict[str, Any], line: int) -> _Outcome:
         summary = _content_texts(item.get("summary"))
         if summary:
-            return self._thoughts(_ITEM, summary, ident)
+            return self._thoughts(_ITEM, summary, line)
         content = [t for t in _content_texts(item.get("content")) if t.strip()]
-        draft = self._response(_REASONING, ident)
+        draft = self._response(_REASONING, line)
         if content:  # raw reasoning text, which has no event copy to wait for
             draft.thinking.append(_Copies(text="\n\n".join(content)))
             return draft
         return "response_item/reasoning: no readable text"
 
-    def tool_call(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def tool_call(self, item: dict[str, Any], line: int) -> _Outcome:
         kind = item["type"]
         call_id = as_text(item.get("call_id"))
         if kind == "function_call":
@@ -968,14 +972,14 @@ class _Thread:
             call_id = call_id or as_text(item.get("id"))
         if not isinstance(name, str):
             return UNKNOWN
-        draft = self._response(_CALLS, ident)
+        draft = self._response(_CALLS, line)
         call = _Call(id=call_id, name=name, input=arguments)
         draft.calls.append(call)
         if call_id is not None:
             self.calls.setdefault(call_id, call)
         return draft
 
-    def tool_output(self, item: dict[str, Any], ident: str) -> _Outcome:
+    def tool_output(self, item: dict[str, Any], line: int) -> _Outcome:
         call_id = as_text(item.get("call_id"))
         output: str | None
         failed: bool | None
@@ -995,40 +999,40 @@ class _Thread:
             return None
         if call is not None:
             return "response_item: tool output repeated"
-        orphan = self._add(_Draft(id=ident, role="user", timestamp=self.now, kind="tool_result"))
+        orphan = self._add(line, "user", "tool_result")
         orphan.text = _Copies(text=output or "")
         return orphan
 
     # -- event_msg: what the person saw --
 
-    def event(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def event(self, event: dict[str, Any], line: int) -> _Outcome:
         kind = event.get("type")
         # ``isinstance`` first: a list or object as the type is unhashable and crashed the lookup.
         read = _EVENTS.get(kind, _unknown) if isinstance(kind, str) else _unknown
-        return read(self, event, ident)
+        return read(self, event, line)
 
-    def agent_message(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def agent_message(self, event: dict[str, Any], line: int) -> _Outcome:
         message = event.get("message")
-        return self._answer(_EVENT, message, ident) if isinstance(message, str) else UNKNOWN
+        return self._answer(_EVENT, message, line) if isinstance(message, str) else UNKNOWN
 
-    def agent_reasoning(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def agent_reasoning(self, event: dict[str, Any], line: int) -> _Outcome:
         text = event.get("text")
-        return self._thoughts(_EVENT, [text], ident) if isinstance(text, str) else UNKNOWN
+        return self._thoughts(_EVENT, [text], line) if isinstance(text, str) else UNKNOWN
 
-    def turn_aborted(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def turn_aborted(self, event: dict[str, Any], line: int) -> _Outcome:
         """The person stopped the turn (or it was replaced): a notice where it happened."""
         self._end_response()
-        return self._notice(f"Turn aborted ({event.get('reason') or 'no reason given'})", ident)
+        return self._notice(f"Turn aborted ({event.get('reason') or 'no reason given'})", line)
 
-    def error(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def error(self, event: dict[str, Any], line: int) -> _Outcome:
         message = event.get("message")
-        return self._notice(message, ident) if isinstance(message, str) else UNKNOWN
+        return self._notice(message, line) if isinstance(message, str) else UNKNOWN
 
-    def thread_renamed(self, event: dict[str, Any], _ident: str) -> _Outcome:
+    def thread_renamed(self, event: dict[str, Any], _line: int) -> _Outcome:
         self.thread_name = as_text(event.get("thread_name")) or self.thread_name
         return None
 
-    def user_event(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def user_event(self, event: dict[str, Any], line: int) -> _Outcome:
         message = event.get("message")
         if not isinstance(message, str):
             return UNKNOWN
@@ -1036,25 +1040,26 @@ class _Thread:
             self._note_context([message])
             return "event_msg/user_message: injected context"
         images = [*(event.get("images") or ()), *(event.get("local_images") or ())]
-        return self._prompt(_EVENT, message, _images(images), ident)
+        return self._prompt(_EVENT, message, _images(images), line)
 
     # -- building messages --
 
-    def _add(self, draft: _Draft) -> _Draft:
-        draft.sidechain = self.replay is not None
+    def _add(self, line: int, role: Role, kind: MessageKind = "message") -> _Draft:
+        """A new message, opened by the current record."""
+        draft = _Draft(line, role, self.now, kind, sidechain=self.replay is not None)
         self.drafts.append(draft)
         return draft
 
     def _new_turn(self) -> None:
         self.turn = _Turn(start=len(self.drafts))
 
-    def _prompt(self, shape: str, text: str, images: tuple[ImageRef, ...], ident: str) -> _Draft:
+    def _prompt(self, shape: str, text: str, images: tuple[ImageRef, ...], line: int) -> _Draft:
         """A typed prompt: the partner of the other copy of it, or the start of a new turn."""
         copies = self.turn.user.partner(shape) if not self.turn.responses else None
         if copies is None:
             self._new_turn()
             self.turn_starts.append(len(self.drafts))
-            draft = self._add(_Draft(id=ident, role="user", timestamp=self.now))
+            draft = self._add(line, "user")
             copies = draft.text = _Copies()
             self.turn.user.wait(shape, copies)
         draft = self.drafts[self.turn.start]
@@ -1065,29 +1070,29 @@ class _Thread:
             draft.item_images = images
         return draft
 
-    def _response(self, stage: int, ident: str) -> _Draft:
+    def _response(self, stage: int, line: int) -> _Draft:
         """The model response an item of ``stage`` belongs to: the current one, or a new one."""
         draft = self.turn.current
         if draft is None or draft.closed or stage < draft.stage or stage == draft.stage == _TEXT:
-            draft = self._add(_Draft(id=ident, role="assistant", timestamp=self.now))
+            draft = self._add(line, "assistant")
             draft.model = self.model
             self.turn.current = draft
             self.turn.responses.append(draft)
         draft.stage = max(draft.stage, stage)
         return draft
 
-    def _answer(self, shape: str, text: str, ident: str) -> _Draft:
+    def _answer(self, shape: str, text: str, line: int) -> _Draft:
         copies = self.turn.texts.partner(shape)
         if copies is not None:
             copies.put(shape, text)
             return _owner(copies)
-        draft = self._response(_TEXT, ident)
+        draft = self._response(_TEXT, line)
         draft.text = _Copies(owner=draft)
         draft.text.put(shape, text)
         self.turn.texts.wait(shape, draft.text)
         return draft
 
-    def _thoughts(self, shape: str, texts: list[str], ident: str) -> _Draft:
+    def _thoughts(self, shape: str, texts: list[str], line: int) -> _Draft:
         draft: _Draft | None = None
         for text in texts:
             copies = self.turn.thinking.partner(shape)
@@ -1095,19 +1100,19 @@ class _Thread:
                 copies.put(shape, text)
                 draft = _owner(copies)
                 continue
-            draft = self._response(_REASONING, ident)
+            draft = self._response(_REASONING, line)
             copies = _Copies(owner=draft)
             copies.put(shape, text)
             draft.thinking.append(copies)
             self.turn.thinking.wait(shape, copies)
-        return draft or self._response(_REASONING, ident)
+        return draft or self._response(_REASONING, line)
 
     def _end_response(self) -> None:
         if self.turn.current is not None:
             self.turn.current.closed = True
         self.turn.current = None
 
-    def token_count(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def token_count(self, event: dict[str, Any], line: int) -> _Outcome:
         counts, reason = self.ledger.usage(event)
         if counts is None:
             return reason
@@ -1125,18 +1130,18 @@ class _Thread:
         draft = self.turn.current
         if draft is None or draft.usage is not None:
             waiting = next((d for d in reversed(self.turn.responses) if d.usage is None), None)
-            draft = waiting or self._response(_CALLS, ident)
+            draft = waiting or self._response(_CALLS, line)
         draft.usage = usage
         draft.model = draft.model or as_text(dig(event, "info", "model"))
         self._end_response()
         return draft
 
-    def _notice(self, text: str, ident: str) -> _Draft:
-        draft = self._add(_Draft(id=ident, role="system", timestamp=self.now, kind="notice"))
+    def _notice(self, text: str, line: int) -> _Draft:
+        draft = self._add(line, "system", "notice")
         draft.text = _Copies(text=text)
         return draft
 
-    def compacted(self, payload: dict[str, Any], ident: str) -> _Draft:
+    def compacted(self, payload: dict[str, Any], line: int) -> _Draft:
         """A compaction summary, as a message of its own.
 
         Its ``replacement_history`` (the history the thread continues from) repeats lines
@@ -1144,13 +1149,11 @@ class _Thread:
         """
         self._end_response()
         self._new_turn()
-        draft = self._add(
-            _Draft(id=ident, role="system", timestamp=self.now, kind="compaction_summary")
-        )
+        draft = self._add(line, "system", "compaction_summary")
         draft.text = _Copies(text=as_text(payload.get("message")) or "")
         return draft
 
-    def rolled_back(self, event: dict[str, Any], ident: str) -> _Outcome:
+    def rolled_back(self, event: dict[str, Any], line: int) -> _Outcome:
         """The last ``num_turns`` turns were undone: they stay, marked as a side chain."""
         turns = as_count(event.get("num_turns")) or 0
         self._end_response()
@@ -1159,14 +1162,14 @@ class _Thread:
             for draft in self.drafts[first:]:
                 draft.sidechain = True
         self._new_turn()
-        return self._notice(f"Rolled back {turns} turn(s)", ident)
+        return self._notice(f"Rolled back {turns} turn(s)", line)
 
     # -- the result --
 
     def conversation(self, meta: ConversationMeta, adapter: CodexAdapter) -> ParsedConversation:
         messages = []
         for draft in self.drafts:
-            message = draft.message()
+            message = draft.message(self.id_prefix)
             if message is None:
                 self.used -= draft.records
                 self.skipped["empty message"] += draft.records
@@ -1206,15 +1209,15 @@ class _Thread:
         )
 
 
-_Reader: TypeAlias = Callable[[_Thread, dict[str, Any], str], _Outcome]
+_Reader: TypeAlias = Callable[[_Thread, dict[str, Any], int], _Outcome]
 
 
 def _skip(reason: str) -> _Reader:
     """The reader of a kind of known noise: the record is counted as skipped for ``reason``."""
-    return lambda _thread, _record, _ident: reason
+    return lambda _thread, _record, _line: reason
 
 
-def _unknown(_thread: _Thread, _record: dict[str, Any], _ident: str) -> _Outcome:
+def _unknown(_thread: _Thread, _record: dict[str, Any], _line: int) -> _Outcome:
     """The reader of every kind not listed: the record is kept raw."""
     return UNKNOWN
 
