@@ -125,24 +125,40 @@ def converter() -> cattrs.Converter:
         lambda t: getattr(t, "__origin__", None) is Mapping,
         lambda value: dict(value.items()),
     )
-    # Fields typed ``Any`` hold JSON values as the source wrote them (``ToolCall.input``): already
-    # plain data, passed through whole. cattrs would otherwise walk them by runtime type, a few
-    # frames per level, and a value nested a few hundred deep (the decoders accept 1,024) would
-    # raise RecursionError.
-    conv.register_unstructure_hook_func(lambda t: t is Any, _json_value)
+    # Fields typed ``Any`` hold JSON values as the source wrote them (``ToolCall.input``). cattrs
+    # would walk them by runtime type, a few frames per level, and raise RecursionError on a
+    # value nested a few hundred deep (the decoders accept 1,024): they are copied by a loop.
+    conv.register_unstructure_hook_func(lambda t: t is Any, _plain_copy)
     return conv
 
 
-def _json_value(value: object) -> object:
-    return value
+_Container = dict[Any, Any] | list[Any]
+
+
+def _plain_copy(value: object) -> object:
+    """A copy of a JSON value with lists for tuples, built with a stack rather than recursion.
+
+    Like cattrs' own unstructuring, other values are passed on as they are.
+    """
+    root: list[Any] = [value]
+    pending: list[tuple[_Container, Any, dict[Any, Any] | list[Any] | tuple[Any, ...]]] = []
+    if isinstance(value, (dict, list, tuple)):
+        pending.append((root, 0, value))
+    while pending:
+        target, key, source = pending.pop()
+        copy: _Container = dict(source) if isinstance(source, dict) else list(source)
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        pending.extend(
+            (copy, inner_key, inner)
+            for inner_key, inner in items
+            if isinstance(inner, (dict, list, tuple))
+        )
+        target[key] = copy
+    return root[0]
 
 
 def to_dict(obj: object) -> dict[str, Any]:
-    """Serialize a model object to plain JSON types, with ``schema_version`` first.
-
-    JSON values the model keeps as written (``ToolCall.input`` and ``.result``) are the same
-    objects in the result, not copies, as :func:`from_dict` takes them: treat both as read-only.
-    """
+    """Serialize a model object to plain JSON types, with ``schema_version`` first."""
     if type(obj) not in MODEL_CLASSES:
         msg = f"to_dict takes a chatparse model object, got {type(obj).__name__}"
         raise TypeError(msg)
