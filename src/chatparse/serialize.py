@@ -209,10 +209,10 @@ def json_text(data: object, *, indent: int | None = None) -> str:
     For the package's own writers (exports, the command line, Markdown transcripts), so that a
     value nested as deep as the decoders accept can always be written back.
     """
-    return _deep_enough(lambda: json.dumps(data, ensure_ascii=False, indent=indent))
+    return deep_enough(lambda: json.dumps(data, ensure_ascii=False, indent=indent))
 
 
-def _deep_enough(run: Callable[[], T]) -> T:
+def deep_enough(run: Callable[[], T]) -> T:
     """``run()``, allowed as deep a nesting as the decoders accept.
 
     Python 3.11's ``json`` counts each level of nesting against the interpreter's recursion
@@ -242,7 +242,7 @@ def from_json(cls: type[T], text: str | bytes) -> T:
         ModelError: the text is not JSON, or does not describe a valid ``cls``.
     """
     try:
-        data = _deep_enough(lambda: json.loads(text))
+        data = deep_enough(lambda: json.loads(text))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ModelError(getattr(cls, "__name__", str(cls)), [f"not JSON: {exc} @ $"]) from exc
     return from_dict(cls, data)

@@ -18,6 +18,7 @@ from chatparse import (
     ToolCall,
     UnknownRecord,
 )
+from chatparse.decoders.jsonl import MAX_DEPTH
 from chatparse.testing import check_conversation, golden_diff, looks_like_base64, render_golden
 
 META = ConversationMeta(source="kit-test", id="c1", path="/h/x", fingerprint="f")
@@ -82,6 +83,17 @@ def test_base64_found_in_tool_input_keys_and_nested_values() -> None:
     message = Message(id="m1", role="assistant", tool_calls=[call])
     [problem] = check_conversation(conversation(messages=[message]))
     assert "$.messages[0].tool_calls[0].input.files[0].content" in problem
+
+
+def test_input_as_deep_as_the_decoders_accept_is_checked_not_crashed() -> None:
+    """The walk, the round trip and the JSON check all reach the innermost string."""
+    deep: object = {"content": PNG}
+    for _ in range(MAX_DEPTH - 2):
+        deep = [deep]
+    call = ToolCall(id="t", name="write", input=deep)
+    message = Message(id="m1", role="assistant", tool_calls=[call])
+    [problem] = check_conversation(conversation(messages=[message]))
+    assert "[0]" * (MAX_DEPTH - 2) + ".content holds a base64-looking payload" in problem
 
 
 def test_unknown_raw_text_is_exempt_from_the_base64_check() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -10,7 +9,7 @@ from typing import Any, Final
 
 from chatparse.errors import ModelError
 from chatparse.model import ParsedConversation
-from chatparse.serialize import from_dict, to_dict
+from chatparse.serialize import deep_enough, from_dict, json_text, to_dict
 
 __all__ = ["BASE64_LIMIT", "check_conversation", "looks_like_base64"]
 
@@ -51,16 +50,26 @@ def looks_like_base64(text: str) -> bool:
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield f"{path}.<key {key[:40]!r}>", key
-            yield from _strings(item, f"{path}.{key}")
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{path}[{index}]")
+    """Every string in ``value`` (dict keys too) with its path, in document order.
+
+    A stack, not recursion: a tool input may be nested as deep as the decoders accept (1,024).
+    """
+    pending: list[tuple[Any, str]] = [(value, path)]
+    while pending:
+        value, path = pending.pop()
+        if isinstance(value, str):
+            yield path, value
+        elif isinstance(value, dict):
+            inner: list[tuple[Any, str]] = []
+            for key, item in value.items():
+                if isinstance(key, str):
+                    inner.append((key, f"{path}.<key {key[:40]!r}>"))
+                inner.append((item, f"{path}.{key}"))
+            pending.extend(reversed(inner))
+        elif isinstance(value, list | tuple):
+            pending.extend(
+                (item, f"{path}[{index}]") for index, item in reversed(list(enumerate(value)))
+            )
 
 
 def _well_formed(text: str) -> bool:
@@ -103,7 +112,7 @@ def _check_strings(data: dict[str, Any], who: str) -> list[str]:
     broken: list[str] = []
     payloads: list[str] = []
     try:
-        json.dumps(data, ensure_ascii=False)
+        json_text(data)
     except (TypeError, ValueError) as exc:
         problems.append(f"{who}: to_dict(c) is not plain JSON data: {exc}")
     own = {key: value for key, value in data.items() if key != "subagents"}  # checked below
@@ -125,7 +134,7 @@ def _check(conversation: ParsedConversation, who: str) -> list[str]:
     except ModelError as exc:
         problems.append(f"{who}: from_dict(to_dict(c)) fails: {exc}")
     else:
-        if again != conversation:
+        if deep_enough(lambda: again != conversation):
             problems.append(
                 f"{who}: from_dict(to_dict(c)) != c; some value does not survive serialization "
                 "(a tuple or datetime inside ToolCall.input, a NaN, a subclass of str?)"
