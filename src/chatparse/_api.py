@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Literal
 
-from chatparse.adapter import PathSniffer, SourceAdapter
+from chatparse.adapter import BatchParser, PathSniffer, SourceAdapter
 from chatparse.errors import (
     ChatparseWarning,
     ParseWarning,
@@ -90,20 +91,35 @@ def iter_conversations(
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
         raise ValueError(msg)
-    for meta in scan(host, sources=sources):
-        try:
-            conversation = parse(meta)
-        except Exception as exc:
-            if errors == "raise":
-                raise
-            warnings.warn(
-                f"skipped {meta.source} conversation {meta.id} ({meta.path}): "
-                f"{type(exc).__name__}: {exc}",
-                ParseWarning,
-                stacklevel=2,
-            )
-            continue
-        yield conversation
+    for found in _detect_with(host or Host(), sources):
+        adapter = get_adapter(found.source)
+        # One parsing() block per source, around its whole scan: an adapter whose conversations
+        # share a store keeps it open from the first parse to the last, and closes it when the
+        # block ends, also when the caller stops iterating early (GeneratorExit).
+        with _parsing(adapter) as parse_one:
+            for meta in adapter.scan(found):
+                try:
+                    conversation = parse_one(meta)
+                except Exception as exc:
+                    if errors == "raise":
+                        raise
+                    warnings.warn(
+                        f"skipped {meta.source} conversation {meta.id} ({meta.path}): "
+                        f"{type(exc).__name__}: {exc}",
+                        ParseWarning,
+                        stacklevel=2,
+                    )
+                    continue
+                yield conversation
+
+
+def _parsing(
+    adapter: SourceAdapter,
+) -> AbstractContextManager[Callable[[ConversationMeta], ParsedConversation]]:
+    """The adapter's batch parse function when it has one, else its ``parse``."""
+    if isinstance(adapter, BatchParser):
+        return adapter.parsing()
+    return nullcontext(adapter.parse)
 
 
 def _sniffers(source: str | None) -> list[tuple[SourceAdapter, PathSniffer]]:

@@ -12,7 +12,8 @@ the container allows it, and ``parse`` reads one conversation in full.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from chatparse.host import Host
     from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
-__all__ = ["ADAPTER_NAME", "Explainer", "PathSniffer", "SourceAdapter"]
+__all__ = ["ADAPTER_NAME", "BatchParser", "Explainer", "PathSniffer", "SourceAdapter"]
 
 ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """What an adapter name looks like: lower-case words joined by single hyphens."""
@@ -97,5 +98,29 @@ class Explainer(Protocol):
 
         Each place looked at and whether it exists, each variable honoured and its value, and
         any store found but not readable (encrypted, locked).
+        """
+        ...
+
+
+@runtime_checkable
+class BatchParser(Protocol):
+    """Optional: an adapter that parses many conversations faster together than one at a time.
+
+    Conversations that share a store can then be read through one open connection instead of one
+    per conversation: every Cursor composer is in the same global database, and opening it costs
+    more than reading one composer's rows. :func:`chatparse.iter_conversations` parses each
+    detected source's conversations inside one ``parsing()`` block when its adapter has it.
+
+    .. versionadded:: 0.1
+    """
+
+    def parsing(self) -> AbstractContextManager[Callable[[ConversationMeta], ParsedConversation]]:
+        """A parse function for many metas, valid inside the ``with`` block.
+
+        Whatever it keeps open (database connections) is closed when the block ends, also when
+        it ends early (an exception, or a generator closed before its end). Its results must
+        equal ``parse(meta)``'s, and so must the errors it raises. It is for the thread that
+        entered the block: what it keeps open need not be shareable between threads (a
+        ``sqlite3`` connection is not).
         """
         ...

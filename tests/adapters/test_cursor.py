@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -473,3 +474,98 @@ def test_fixture_auth_tokens_never_reach_a_golden() -> None:
         text = golden.read_text("utf-8")
         assert "cursorAuth" not in text
         assert "SECRET-" not in text
+
+
+# --- many conversations through one connection (BatchParser) ---
+
+
+def test_parsing_gives_what_parse_gives_on_every_fixture(tmp_path: Path) -> None:
+    """parsing()'s function, holding each database open, returns exactly parse()'s results."""
+    from chatparse.testing import load_cases, materialize  # noqa: PLC0415 -- only here
+
+    adapter = CursorAdapter()
+    compared = 0
+    for case in load_cases(REPO / "fixtures" / "cursor"):
+        home = tmp_path / case.path.name
+        shutil.copytree(case.home_dir, home)
+        with materialize(home):
+            found = adapter.detect(Host(home=home, env=case.host_env(home), platform=case.platform))
+            metas = [] if found is None else list(adapter.scan(found))
+            with adapter.parsing() as parse_one:
+                batched = [parse_one(meta) for meta in metas]
+            assert batched == [adapter.parse(meta) for meta in metas], case.name
+            compared += len(metas)
+    assert compared >= 10
+
+
+def test_parsing_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many composers of one global DB are parsed through one snapshot, closed at the end."""
+    ids = [f"c{n}" for n in range(5)]
+    global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
+    metas = scan(tmp_path)
+    opened: list[sqlite_decoder.Snapshot] = []
+    real = sqlite_decoder.open_snapshot
+
+    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
+        opened.append(real(path, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    with CursorAdapter().parsing() as parse_one:
+        assert [len(parse_one(metas[cid]).messages) for cid in ids] == [1] * 5
+        assert len(opened) == 1
+        assert_open(opened[0])
+    assert_closed(opened[0])
+
+
+def test_stopping_iter_conversations_early_closes_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A caller that stops after the first conversation leaves no connection open."""
+    ids = [f"c{n}" for n in range(3)]
+    global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
+    opened: list[sqlite_decoder.Snapshot] = []
+    real = sqlite_decoder.open_snapshot
+
+    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
+        opened.append(real(path, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    for conversation in chatparse.iter_conversations(host(tmp_path), sources=["cursor"]):
+        assert conversation.id == "c0"
+        parsing = [s for s in opened if s is not opened[0]]  # the scan's own is closed already
+        assert len(parsing) == 1
+        assert_open(parsing[0])
+        break
+    # CPython closes the abandoned generator at once, which ends its parsing() block.
+    assert all(is_closed(snapshot) for snapshot in opened)
+
+
+def test_a_database_that_cannot_be_opened_is_tried_again(tmp_path: Path) -> None:
+    """A failed open is not remembered: the next conversation in that database tries again."""
+    db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
+    meta = scan(tmp_path)["c1"]
+    content = db.read_bytes()
+    db.write_bytes(b"not a database")
+    with CursorAdapter().parsing() as parse_one:
+        with pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+            parse_one(meta)
+        db.write_bytes(content)
+        assert len(parse_one(meta).messages) == 1
+
+
+def is_closed(snapshot: sqlite_decoder.Snapshot) -> bool:
+    try:
+        snapshot.tables()
+    except SourceUnavailableError as exc:
+        return "closed database" in exc.reason  # sqlite3: "Cannot operate on a closed database."
+    return False
+
+
+def assert_open(snapshot: sqlite_decoder.Snapshot) -> None:
+    assert not is_closed(snapshot)
+
+
+def assert_closed(snapshot: sqlite_decoder.Snapshot) -> None:
+    assert is_closed(snapshot)

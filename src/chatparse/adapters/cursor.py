@@ -20,7 +20,9 @@ Where they are, under Cursor's ``User`` directory (``~/.config/Cursor/User`` on 
 Each database is opened once per scan through :mod:`chatparse.decoders.sqlite`, read-only and in
 short transactions, so a running Cursor is never blocked; only the keys listed above are read,
 by exact key or key range (never ``LIKE``: composer ids such as ``task-toolu_01…`` contain
-``_``). ``parse`` opens the one database that holds the conversation and reads only its rows.
+``_``). ``parse`` opens the one database that holds the conversation and reads only its rows;
+``parsing()`` (for :func:`chatparse.iter_conversations`) keeps each database open across the
+conversations it holds instead.
 
 A **record** is one composer document (a ``composerData`` row or an inline ``allComposers``
 entry), one bubble (a ``bubbleId`` row or an element of an inline ``conversation``), one legacy
@@ -31,9 +33,9 @@ empty draft, a NULL row), malformed, or kept raw as unknown: see ``docs/sources/
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
-from itertools import groupby
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias, TypeGuard
 
@@ -79,6 +81,8 @@ LEGACY_CHATS: Final = (
     "workbench.panel.aichat.view.aichat.chatdata",
     "workbench.panel.chat.view.chat.chatdata",
 )
+WORKSPACE_KEYS: Final = (COMPOSER_LIST, *LEGACY_CHATS)
+"""Every ``ItemTable`` key read, from a workspace database; no other key is ever read."""
 COMPOSER_PREFIX: Final = "composerData:"
 BUBBLE_PREFIX: Final = "bubbleId:"
 SUBAGENT_PREFIX: Final = "task-"
@@ -239,13 +243,46 @@ class CursorAdapter:
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one conversation from the database its locator names."""
-        kind = meta.locator.get("kind", COMPOSER)
         with self._open(meta.path) as snapshot:
-            if kind == LEGACY:
-                return _read_tab(snapshot, meta, self)
-            if kind == INLINE:
-                return _read_inline(snapshot, meta, self)
-            return _read_composer(snapshot, meta, self, _descendants(meta))
+            return self._parse_from(snapshot, meta)
+
+    @contextmanager
+    def parsing(self) -> Iterator[Callable[[ConversationMeta], ParsedConversation]]:
+        """A parse function that keeps each database open until the ``with`` block ends.
+
+        Every composer of a user directory is in its one global database, and opening it costs
+        more than reading one composer's rows; so each database is opened at its first parse and
+        closed, with the others, when the block ends (also when it ends early). Holding it open
+        between parses blocks no writer: the connection is read-only and in autocommit mode, so
+        each batch of rows is its own short read transaction and no lock is held between
+        statements (of a WAL database, only the shared lock on its ``-shm`` file that every
+        connection holds). Results equal :meth:`parse`'s. The function is for the thread that
+        entered the block: a ``sqlite3`` connection belongs to the thread that opened it.
+        """
+        snapshots: dict[str, Snapshot] = {}
+
+        def parse_one(meta: ConversationMeta) -> ParsedConversation:
+            snapshot = snapshots.get(meta.path)
+            if snapshot is None:
+                # Not kept when opening fails: the next conversation in it tries again, as
+                # parse() would.
+                snapshot = snapshots[meta.path] = self._open(meta.path)
+            return self._parse_from(snapshot, meta)
+
+        try:
+            yield parse_one
+        finally:
+            for snapshot in snapshots.values():
+                snapshot.close()
+            snapshots.clear()
+
+    def _parse_from(self, snapshot: Snapshot, meta: ConversationMeta) -> ParsedConversation:
+        kind = meta.locator.get("kind", COMPOSER)
+        if kind == LEGACY:
+            return _read_tab(snapshot, meta, self)
+        if kind == INLINE:
+            return _read_inline(snapshot, meta, self)
+        return _read_composer(snapshot, meta, self, _descendants(meta))
 
 
 # --- scanning ------------------------------------------------------------------------------------
@@ -439,20 +476,50 @@ class _Catalog:
 
 def _read_workspace(catalog: _Catalog, snapshot: Snapshot, project: str | None) -> None:
     """Read a workspace database's composer list and legacy chat tabs into ``catalog``."""
-    if ITEM_TABLE not in snapshot.tables():
+    values = _workspace_values(snapshot)
+    if values is None:
         return
     db, stat = snapshot.path, _stat(snapshot.path)
-    composers = _get_json(snapshot, ITEM_TABLE, COMPOSER_LIST)
+    composers = values.get(COMPOSER_LIST)
     entries = composers.get("allComposers") if isinstance(composers, dict) else None
     for entry in entries if isinstance(entries, list) else ():
         if isinstance(entry, dict) and isinstance(entry.get("composerId"), str):
             catalog.add_workspace_entry(entry, db, stat, project)
     for key in LEGACY_CHATS:
-        chat = _get_json(snapshot, ITEM_TABLE, key)
+        chat = values.get(key)
         tabs = chat.get("tabs") if isinstance(chat, dict) else None
         for tab in tabs if isinstance(tabs, list) else ():
             if isinstance(tab, dict) and isinstance(tab.get("tabId"), str):
                 catalog.add_tab(tab, key, db, stat, project)
+
+
+def _workspace_values(snapshot: Snapshot) -> dict[str, Any] | None:
+    """The decoded values of the workspace keys present (see :func:`_get_json`), by key.
+
+    One statement for every key: a scan opens every workspace database, and a statement costs a
+    read transaction. ``None`` when there is no ``ItemTable``; the table is looked for only when
+    the read fails, as in :func:`_get_document`.
+    """
+    marks = ", ".join("CAST(? AS TEXT)" for _ in WORKSPACE_KEYS)
+    try:
+        rows = list(
+            snapshot.iter_rows(
+                ITEM_TABLE,
+                ("key", "value"),
+                where=f"key IN ({marks})",
+                params=[key.encode() for key in WORKSPACE_KEYS],
+            )
+        )
+    except SourceUnavailableError as exc:
+        if "locked" not in exc.reason and ITEM_TABLE not in snapshot.tables():
+            return None
+        raise
+    values: dict[str, Any] = {}
+    for row in rows:
+        key, raw = row.values
+        ok, value = _loads(raw) if isinstance(raw, str) else (False, None)
+        values[str(key)] = value if ok else None
+    return values
 
 
 def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
@@ -464,9 +531,7 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
         key, raw = row.values
         composer_id = str(key)[len(COMPOSER_PREFIX) :]
         catalog.add_document(composer_id, row.rowid, as_text(raw), db, stat)
-    # In key order, the rows of one composer (``bubbleId:<id>:…``) mostly come one after another.
-    keys = _bubble_keys(snapshot, BUBBLE_PREFIX)
-    for composer_id, group in groupby(keys, lambda item: _split_bubble_key(item[0])[0]):
+    for composer_id, group in _by_composer(_bubble_keys(snapshot, BUBBLE_PREFIX)):
         catalog.add_bubble_keys(composer_id, group, db, stat)
     for child in catalog.unparented_tasks():
         parent = _task_parent(snapshot, child)
@@ -488,13 +553,36 @@ def _is_sqlite(path: Path) -> bool:
         return False
 
 
-def _bubble_keys(snapshot: Snapshot, prefix: str) -> Iterator[tuple[str, int]]:
+def _bubble_keys(snapshot: Snapshot, prefix: str) -> list[tuple[str, int]]:
     """The key and rowid of every bubble row whose key starts with ``prefix``; not the values.
 
-    Read raw: a ``Row`` per key would cost more than SQLite's walk of the key index.
+    Read raw, and decoded here as :func:`_key_text` does: a ``Row``, or a call, per key would
+    cost more than SQLite's walk of the key index.
     """
     rows = snapshot.iter_prefix_raw(DISK_KV, prefix, columns=("key",))
-    return ((_key_text(key), rowid) for rowid, key in rows)
+    return [
+        (key.decode("utf-8", "replace") if type(key) is bytes else _key_text(key), rowid)
+        for rowid, key in rows
+    ]
+
+
+def _by_composer(keys: Iterable[tuple[str, int]]) -> Iterator[tuple[str, list[tuple[str, int]]]]:
+    """Bubble keys (in key order) grouped by the composer each names, one group per run.
+
+    In key order the rows of one composer (``bubbleId:<id>:…``) come one after another, so a key
+    is split only where a run starts; the rest of the run is told by its prefix.
+    """
+    composer_id, prefix = "", None
+    group: list[tuple[str, int]] = []
+    for item in keys:
+        if prefix is None or not item[0].startswith(prefix):
+            if group:
+                yield composer_id, group
+            composer_id = _split_bubble_key(item[0])[0]
+            prefix, group = f"{BUBBLE_PREFIX}{composer_id}:", []
+        group.append(item)
+    if group:
+        yield composer_id, group
 
 
 def _key_text(key: object) -> str:
@@ -565,38 +653,67 @@ class _Ledger(Ledger):
 
 @define
 class _Bubble:
-    """One bubble row of ``cursorDiskKV``, decoded."""
+    """One bubble row of ``cursorDiskKV``, its value decoded when it is used.
+
+    A composer's rows are read together, but each value is decoded only when its message is
+    built, and the decoded value dropped right after: the stored bytes are small beside it and
+    cost the garbage collector nothing, where a composer's worth of decoded dicts kept alive made
+    every collection walk them. Rows that are not shown (discarded edits, repeats of inline
+    bubbles) are never decoded.
+    """
 
     id: str
-    key: str
+    raw_key: object
+    """The key as read (UTF-8 bytes), decoded only for the rare bubble that is reported."""
     data: bytes | None
     """The value as stored (TEXT or BLOB); ``None`` for NULL, and for a number, which is no JSON
     text either."""
-    ok: bool
-    value: Any
+    kept: tuple[bool, Any] | None = None
+    """The decoded value, kept by the rare orderings that look into every bubble first."""
 
     @property
     def where(self) -> str:
-        return f"row {self.key}"
+        return f"row {_key_text(self.raw_key)}"
 
     @property
     def raw(self) -> str | None:
         """The value's text, for the rare bubble reported or kept raw; decoded only then."""
         return None if self.data is None else self.data.decode("utf-8", "replace")
 
+    def decode(self) -> tuple[bool, Any]:
+        """``(ok, value)``: whether the stored text is JSON (NULL is), and its value."""
+        return _loads(self.data) if self.kept is None else self.kept
+
+    def value(self) -> Any:
+        """The decoded value (``None`` when not JSON), kept for the next :meth:`decode`."""
+        if self.kept is None:
+            self.kept = _loads(self.data)
+        return self.kept[1]
+
     def inner_id(self) -> str | None:
-        inner = self.value.get("bubbleId") if isinstance(self.value, dict) else None
+        value = self.value()
+        inner = value.get("bubbleId") if isinstance(value, dict) else None
         return inner if isinstance(inner, str) else None
 
 
 def _read_bubbles(snapshot: Snapshot, composer_id: str) -> list[_Bubble]:
-    """Every bubble row of one composer, each value decoded once, from its stored bytes."""
+    """Every bubble row of one composer, values undecoded (see :class:`_Bubble`).
+
+    This runs for every row of the store, so a row costs little: the bubble id is the rest of
+    the key after the composer's prefix, decoded alone.
+    """
+    prefix = f"{BUBBLE_PREFIX}{composer_id}:"
+    # Keys are split on their first two colons (_split_bubble_key): after a composer id that holds
+    # a colon, the bubble id starts at that colon rather than after the prefix.
+    start = None if ":" in composer_id else len(prefix.encode())
     bubbles = []
-    for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, f"{BUBBLE_PREFIX}{composer_id}:"):
-        key = _key_text(raw_key)
-        data = stored if isinstance(stored, bytes) else None
-        ok, value = _loads(data)
-        bubbles.append(_Bubble(_split_bubble_key(key)[1], key, data, ok, value))
+    for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, prefix):
+        bubble_id = (
+            raw_key[start:].decode("utf-8", "replace")
+            if start is not None and type(raw_key) is bytes
+            else _split_bubble_key(_key_text(raw_key))[1]
+        )
+        bubbles.append(_Bubble(bubble_id, raw_key, stored if type(stored) is bytes else None))
     return bubbles
 
 
@@ -673,10 +790,8 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
     inline = document.get("conversation")
     if isinstance(headers, list) and headers:
         listed = _match_headers(headers, bubbles, builder.ledger)
-        chosen = {id(bubble) for bubble in listed}
-        for bubble in bubbles:
-            if id(bubble) not in chosen:
-                builder.ledger.skip("bubble not in fullConversationHeadersOnly (discarded edit)")
+        for _ in range(len(bubbles) - len(listed)):  # each row is listed at most once
+            builder.ledger.skip("bubble not in fullConversationHeadersOnly (discarded edit)")
         for bubble in listed:
             builder.add_row(bubble)
     elif isinstance(inline, list) and inline:
@@ -737,7 +852,8 @@ def _by_inner_id(bubbles: list[_Bubble]) -> dict[str, _Bubble]:
 
 
 def _time_order(bubble: _Bubble) -> tuple[bool, datetime, str]:
-    stamp = _bubble_time(bubble.value) if isinstance(bubble.value, dict) else None
+    value = bubble.value()
+    stamp = _bubble_time(value) if isinstance(value, dict) else None
     return stamp is None, stamp or datetime.min.replace(tzinfo=UTC), bubble.id
 
 
@@ -832,15 +948,16 @@ class _Builder:
         self.ids: set[str] = set()
 
     def add_row(self, bubble: _Bubble) -> None:
-        if bubble.data is not None and not bubble.ok:
+        ok, value = bubble.decode()
+        if bubble.data is not None and not ok:
             self.ledger.bad(bubble.where, "not valid JSON")
-        elif bubble.value is None:
+        elif value is None:
             self.ledger.skip("bubble row with a NULL value")
             self.ledger.warnings.append(f"{bubble.where}: NULL value, no message to show")
-        elif not isinstance(bubble.value, dict):
-            self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(bubble.value))
+        elif not isinstance(value, dict):
+            self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(value))
         else:
-            self._add(bubble.value, bubble.id, bubble)
+            self._add(value, bubble.id, bubble)
 
     def add_inline(self, value: Any, index: int, where: str) -> None:
         if not isinstance(value, dict):
@@ -853,26 +970,36 @@ class _Builder:
         self._add(value, f"#{index}", where)
 
     def _add(self, bubble: dict[str, Any], bubble_id: str, origin: _Bubble | str) -> None:
-        """Add one bubble; ``origin`` is its row, or where in a value an inline bubble was."""
-        role = _ROLES.get(_hashable(bubble.get("type")))
+        """Add one bubble; ``origin`` is its row, or where in a value an inline bubble was.
+
+        Run once per bubble, so optional fields cost a lookup and a truth test when absent or
+        empty, as most are (``codeBlocks``, ``images``, ``toolFormerData``, thinking).
+        """
+        kind = bubble.get("type")
+        # type(), not isinstance(): True == 1 must not make a user bubble, nor a list raise.
+        role = _ROLES.get(kind) if type(kind) is int or type(kind) is str else None
         if role is None:
             where, raw = (origin, None) if isinstance(origin, str) else (origin.where, origin.raw)
-            kind = bubble.get("type")
             self.ledger.keep(
                 where, f"bubble type {kind!r}", raw if raw is not None else jsonvalue.encode(bubble)
             )
             return
-        self.ledger.version("bubble", bubble.get("_v"), NEWEST_BUBBLE_V)
+        version = bubble.get("_v")
+        if type(version) is int and version > NEWEST_BUBBLE_V:
+            self.ledger.version("bubble", version, NEWEST_BUBBLE_V)
         text, payloads = _strip_images(_bubble_text(bubble))
-        text = _with_code_blocks(text, bubble.get("codeBlocks"))
+        blocks = bubble.get("codeBlocks")
+        if blocks:
+            text = _with_code_blocks(text, blocks)
         thinking = _thinking(bubble)
-        call = _tool_call(bubble.get("toolFormerData"))
-        images = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
-        images += _attached_images(bubble)
+        tool = bubble.get("toolFormerData")
+        call = _tool_call(tool) if tool else None
+        images = _images(payloads, bubble)
         if _blank(text) and not (thinking or call or images):
             self.ledger.skip(f"empty {role} bubble")
             return
         self.ledger.use()
+        counts = bubble.get("tokenCount")
         self.messages.append(
             Message(
                 id=self._unique(bubble_id),
@@ -883,12 +1010,15 @@ class _Builder:
                 images=images,
                 timestamp=_bubble_time(bubble),
                 model=_model(bubble),
-                usage=_usage(bubble.get("tokenCount"), self.conversation_id, bubble_id),
+                usage=_usage(counts, self.conversation_id, bubble_id) if counts else None,
                 request_id=_str(bubble.get("requestId")),
             )
         )
 
     def _unique(self, bubble_id: str) -> str:
+        if bubble_id not in self.ids:  # the common case: an id not seen yet
+            self.ids.add(bubble_id)
+            return bubble_id
         candidate, n = bubble_id, 1
         while candidate in self.ids:
             n += 1
@@ -992,14 +1122,11 @@ def _with_code_blocks(text: str, blocks: object) -> str:
 def _thinking(bubble: Mapping[str, Any]) -> str | None:
     """``allThinkingBlocks`` joined, else ``thinking`` as a string or a ``{text, signature}``."""
     blocks = bubble.get("allThinkingBlocks")
-    texts: list[str] = []
-    for block in blocks if isinstance(blocks, list) else ():
-        text = _thought(block)
-        if text:
-            texts.append(text)
-    if texts:
-        return "\n\n".join(texts)
-    return _thought(bubble.get("thinking")) or None
+    if blocks and isinstance(blocks, list):
+        texts = [text for text in map(_thought, blocks) if text]
+        if texts:
+            return "\n\n".join(texts)
+    return _thought(bubble.get("thinking"))
 
 
 def _thought(value: object) -> str | None:
@@ -1043,15 +1170,21 @@ def _tool_call(data: object) -> ToolCall | None:
     )
 
 
-def _attached_images(bubble: Mapping[str, Any]) -> list[ImageRef]:
-    """An image attached to the bubble (``images``, ``context.selectedImages``), counted only."""
-    images = bubble.get("images")
-    if not (isinstance(images, list) and images):
+def _images(payloads: tuple[ImagePayload, ...], bubble: Mapping[str, Any]) -> tuple[ImageRef, ...]:
+    """The bubble's images: pasted into its text (``payloads``), then attached, counted only.
+
+    Attached images are ``images``, else ``context.selectedImages``.
+    """
+    attached = bubble.get("images")
+    if not (attached and isinstance(attached, list)):
         context = bubble.get("context")
-        images = context.get("selectedImages") if isinstance(context, dict) else None
-        if not isinstance(images, list):
-            return []
-    return [ImageRef() for _ in images]
+        attached = context.get("selectedImages") if isinstance(context, dict) else None
+        if not (attached and isinstance(attached, list)):
+            attached = ()
+    if not (payloads or attached):
+        return ()
+    pasted = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
+    return (*pasted, *(ImageRef() for _ in attached))
 
 
 def _model(bubble: Mapping[str, Any]) -> str | None:
@@ -1174,10 +1307,6 @@ def _str(value: object) -> str | None:
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _hashable(value: object) -> object:
-    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
 def _clean_title(value: object) -> str | None:

@@ -370,8 +370,9 @@ class Snapshot:
                 started = time.monotonic()
                 while chunk := cursor.fetchmany(_CHUNK_ROWS):
                     rows += chunk
+                    # A list, not a generator: this runs for every row read, and is cheaper so.
                     size += sum(
-                        len(value) for row in chunk for value in row if type(value) is bytes
+                        [len(value) for row in chunk for value in row if type(value) is bytes]
                     )
                     if size >= _BATCH_BYTES or time.monotonic() - started >= _BATCH_SECONDS:
                         return rows, True
