@@ -203,6 +203,22 @@ def test_a_missing_parent_path_skips_only_that_entry(tmp_path: Path) -> None:
     assert conversation.diagnostics.skipped == {"log entry: the path's parent does not exist": 1}
 
 
+def test_a_set_far_past_an_arrays_end_skips_only_that_entry(tmp_path: Path) -> None:
+    """A damaged index does not grow the array to billions of holes (a MemoryError before)."""
+    conversation = parse_log(
+        tmp_path,
+        [
+            {"kind": 0, "v": state(request("r1", "q"))},
+            {"kind": 1, "k": ["requests", 3_000_000_000], "v": request("r2", "lost")},
+            {"kind": 1, "k": ["requests", 1], "v": request("r2", "kept")},
+        ],
+    )
+    assert [m.text for m in conversation.messages if m.role == "user"] == ["q", "kept"]
+    assert conversation.diagnostics.skipped == {
+        "log entry: an array index far past the array's end": 1
+    }
+
+
 def test_a_malformed_line_stops_the_replay_and_keeps_earlier_turns(tmp_path: Path) -> None:
     """Lines after a bad line are counted but not applied: VS Code would refuse the whole log."""
     path = tmp_path / "chatSessions" / "s1.jsonl"

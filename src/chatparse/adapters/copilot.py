@@ -486,6 +486,11 @@ def _head(path: Path, size: int = 4096) -> bytes:
 _MISSING: Final = object()
 _NO_OP: Final = "empty path, ignored as VS Code ignores it"
 _BAD_PATH: Final = "path is not a list of keys and indices"
+_NO_PARENT: Final = "the path's parent does not exist"
+_LONGEST_GAP: Final = 10_000
+"""The most holes a Set past an array's end may open. JavaScript's arrays are sparse, so the
+editor pays nothing for them; a list holds one ``None`` each, and a damaged index such as
+3,000,000,000 would ask for gigabytes. Real logs set at most one past the end."""
 
 
 def replay_log(path: Path, ledger: Ledger) -> dict[str, Any] | None:
@@ -503,22 +508,21 @@ def replay_log(path: Path, ledger: Ledger) -> dict[str, Any] | None:
     many times costs no more than the response.
     """
     state: dict[str, Any] | None = None
-    stopped = False
     applied = 0  # counted in bulk: this loop runs once per line of logs of any length
     unknown_spans: list[tuple[str, str | None, int, int]] = []
-    for record in jsonl.iter_lines(path):
-        if stopped:
-            ledger.skip("log entry after a malformed line")
-            continue
-        entry = record.value if type(record) is jsonl.Line else None
+    line_type = jsonl.Line  # looked up once: this loop runs once per line
+    records = jsonl.iter_lines(path)
+    for record in records:
+        entry = record.value if type(record) is line_type else None
         if type(entry) is not dict:
             reason = record.reason if isinstance(record, jsonl.Malformed) else "not an object"
             ledger.bad()
             ledger.warnings.append(
                 f"line {record.line_no}: {reason}; the log was replayed up to the line before"
             )
-            stopped = True
-            continue
+            for _after in records:  # counted, not applied
+                ledger.skip("log entry after a malformed line")
+            break
         kind = entry.get("kind")
         if state is None or type(kind) is not int or kind not in _EDITS:
             state = _replay_start(
@@ -574,6 +578,11 @@ def _span(record: jsonl.Line) -> tuple[int, int]:
     return record.offset, record.end_offset
 
 
+def _part_where(at: tuple[int, int]) -> str:
+    """Where a response part is, from its request's and its own index."""
+    return f"requests[{at[0]}].response[{at[1]}]"
+
+
 def _unique_id(taken: set[str], wanted: str) -> str:
     """``wanted``, or ``wanted#2``, ``#3``… when taken: message ids must be unique; remember it."""
     ident, n = wanted, 1
@@ -598,17 +607,23 @@ def _apply(state: dict[str, Any], kind: int, entry: dict[str, Any]) -> str | Non
         return _NO_OP if kind != PUSH else "push without a path"
     parent: Any = state
     for key in keys[:-1]:
-        # An object key (``requests``) is the commonest step: taken inline, one call less per
-        # line; ``_child`` decides every other step.
-        if type(key) is str and type(parent) is dict:
-            parent = parent.get(key, _MISSING)
-        else:
+        # Python's own indexing takes the steps of almost every path, an object's key
+        # (``requests``) and an array's index (``0``), at the least cost per line; ``_child``
+        # decides whatever it refuses or would read differently from JavaScript (a number as
+        # an object's key, ``-1``, ``true``). Indexing a string only leads to a string, which
+        # is not a parent either way.
+        try:
+            if type(key) is str or (type(key) is int and key >= 0):
+                parent = parent[key]
+            else:
+                parent = _child(parent, key)
+        except (LookupError, TypeError):
             parent = _child(parent, key)
         if parent is _MISSING:
-            return "the path's parent does not exist"
+            return _NO_PARENT
     last = keys[-1]
     if type(parent) is not dict and type(parent) is not list:
-        return "the path's parent does not exist"
+        return _NO_PARENT
     if type(last) is not str and type(last) is not int:
         return _BAD_PATH
     return _EDITS[kind](parent, last, entry)
@@ -632,6 +647,8 @@ def _assign(parent: dict[str, Any] | list[Any], key: str | int, value: Any) -> s
         return "an array index that is not a number"
     if key < len(parent):
         parent[key] = value
+    elif key - len(parent) > _LONGEST_GAP:
+        return "an array index far past the array's end"
     else:  # JavaScript arrays grow on assignment; the gap holds undefined, saved as null
         parent.extend([None] * (key - len(parent)))
         parent.append(value)
@@ -655,7 +672,8 @@ def _delete(
 
 
 def _push(parent: dict[str, Any] | list[Any], key: str | int, entry: dict[str, Any]) -> str | None:
-    items = _child(parent, key)
+    # An object's key (a response's ``response``) is the commonest place: looked up inline.
+    items = parent.get(key) if type(key) is str and type(parent) is dict else _child(parent, key)
     fresh = items is _MISSING or items is None
     if fresh:
         items = []
@@ -665,10 +683,8 @@ def _push(parent: dict[str, Any] | list[Any], key: str | int, entry: dict[str, A
     if values is not None and type(values) is not list:
         return "push of a value that is not an array"
     truncate = entry.get("i")
-    if type(truncate) is int and truncate >= 0:
-        del items[truncate:]
-    if values:
-        items.extend(values)
+    # One slice assignment truncates to ``i`` items (when given) and appends ``v``.
+    items[truncate if type(truncate) is int and truncate >= 0 else len(items) :] = values or ()
     return _assign(parent, key, items) if fresh else None
 
 
@@ -762,21 +778,22 @@ class _Draft:
             self.pieces.append(text)
 
     def has_content(self) -> bool:
-        return any(p.strip() for p in self.pieces) or bool(self.thinking or self.calls)
+        return bool(self.thinking or self.calls) or any(map(str.strip, self.pieces))
 
     def message(self) -> Message:
         text, payloads = _clean("".join(self.pieces).strip())
-        images = [
-            *self.images,
-            *(ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads),
-        ]
+        images = self.images
+        if payloads:  # inline base64 images taken out of the text: measured, not kept
+            images = images + [
+                ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads
+            ]
         return Message(
             id=self.id,
             role=self.role,
             kind=self.kind,
             text=text,
             thinking="\n\n".join(self.thinking) if self.thinking else None,
-            tool_calls=[call.tool_call() for call in self.calls],
+            tool_calls=[call.tool_call() for call in self.calls] if self.calls else (),
             images=images,
             timestamp=self.timestamp,
             timestamp_synthesized=self.synthesized,
@@ -846,7 +863,7 @@ class _Session:
         parts = [response] if isinstance(response, str) else response
         if isinstance(parts, list):
             for number, part in enumerate(parts):
-                self.part(answer, part, f"requests[{index}].response[{number}]")
+                self.part(answer, part, (index, number))
         elif parts is not None:
             self.ledger.keep(f"requests[{index}].response", None, jsonvalue.encode(parts))
         _fill_from_rounds(answer, dig(request, "result", "metadata"), self.ledger.warnings)
@@ -874,8 +891,12 @@ class _Session:
         if version is not None:
             self.producer_version = version
 
-    def part(self, answer: _Draft, part: object, where: str) -> None:
-        """One response part: text, thinking, a tool call, a notice, noise, or unknown."""
+    def part(self, answer: _Draft, part: object, at: tuple[int, int]) -> None:
+        """One response part: text, thinking, a tool call, a notice, noise, or unknown.
+
+        ``at`` is the request's and the part's index; the ``where`` of an unknown part is written
+        from it only when one is kept, not for every part.
+        """
         if isinstance(part, str):  # very old sessions: bare markdown
             answer.write(part)
             self.ledger.use()
@@ -884,7 +905,7 @@ class _Session:
             self.ledger.skip("response part: empty slot")
             return
         if not isinstance(part, dict):
-            self.ledger.keep(where, None, jsonvalue.encode(part))
+            self.ledger.keep(_part_where(at), None, jsonvalue.encode(part))
             return
         kind = part.get("kind")
         if kind not in _RUNNING_TEXT:
@@ -896,7 +917,7 @@ class _Session:
             elif "uri" in part or "label" in part:  # file-tree data, the other kindless shape
                 self.ledger.skip("response part: file tree")
             else:
-                self.ledger.keep(where, None, jsonvalue.encode(part))
+                self.ledger.keep(_part_where(at), None, jsonvalue.encode(part))
             return
         kind_name = kind if isinstance(kind, str) else str(kind)
         read = _PARTS.get(kind_name)
@@ -905,7 +926,7 @@ class _Session:
         elif kind_name in SKIPPED_PARTS:
             self.ledger.skip(f"response part: {kind_name}")
         else:
-            self.ledger.keep(where, kind_name, jsonvalue.encode(part))
+            self.ledger.keep(_part_where(at), kind_name, jsonvalue.encode(part))
 
     def merge(self, transcript: _Transcript) -> None:
         """Take from the transcript of the same session what the chat session copy lacks.
