@@ -396,6 +396,19 @@ def test_inline_conversation_in_a_global_document(tmp_path: Path) -> None:
     assert conversation.diagnostics.skipped == {"bubble row repeats an inline bubble": 1}
 
 
+def test_an_inline_bubble_with_a_list_for_an_id_is_still_read(tmp_path: Path) -> None:
+    """An unhashable ``bubbleId`` once made the whole composer fail with TypeError."""
+    inline = [
+        {"type": 1, "bubbleId": ["q"], "text": "q"},
+        {"type": 2, "bubbleId": "a", "text": "a"},
+    ]
+    global_db(tmp_path, [document("c1", [], conversation=inline), bubble("c1", "a", text="copy")])
+    conversation = parse(scan(tmp_path)["c1"])
+    assert [m.text for m in conversation.messages] == ["q", "a"]
+    assert conversation.diagnostics.skipped == {"bubble row repeats an inline bubble": 1}
+    assert conversation.diagnostics.balanced
+
+
 # --- damaged and busy databases ---
 
 

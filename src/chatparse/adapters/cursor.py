@@ -795,7 +795,10 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
         for bubble in listed:
             builder.add_row(bubble)
     elif isinstance(inline, list) and inline:
-        inline_ids = {b.get("bubbleId") for b in inline if isinstance(b, dict)}
+        # Ids only: a damaged inline bubble's id may be a list, which a set cannot hold.
+        inline_ids = {
+            b["bubbleId"] for b in inline if isinstance(b, dict) and _str(b.get("bubbleId"))
+        }
         for index, value in enumerate(inline):
             builder.add_inline(value, index, f"conversation[{index}]")
         for bubble in bubbles:
