@@ -215,16 +215,16 @@ def json_text(data: object, *, indent: int | None = None) -> str:
 def deep_enough(run: Callable[[], T]) -> T:
     """``run()``, allowed as deep a nesting as the decoders accept.
 
-    Python 3.11's ``json`` counts each level of nesting against the interpreter's recursion
-    limit (1,000 by default), so a tool input nested 1,000 deep, which the decoders accept,
-    would raise ``RecursionError``; later versions guard the C stack instead. Only then is the
-    limit raised, by enough for the deepest value, and put back afterwards.
+    ``json`` counts each level of nesting against the interpreter's recursion limit (1,000 by
+    default) on Python 3.11, and on every version when it indents (its pure-Python encoder, one
+    call per level), so a tool input nested 1,000 deep, which the decoders accept, would raise
+    ``RecursionError``. Only then is the limit raised, by enough for the deepest value, and put
+    back afterwards.
     """
     try:
         return run()
     except RecursionError:
-        if sys.version_info >= (3, 12):
-            raise
+        pass
     from chatparse.decoders.jsonl import MAX_DEPTH  # noqa: PLC0415 -- only on this rare path
 
     limit = sys.getrecursionlimit()
