@@ -106,6 +106,17 @@ def test_deepest_decodable_tool_input_round_trips() -> None:
     assert chatparse.to_json(chatparse.from_json(model.Message, text)) == text
 
 
+def test_a_tool_input_that_contains_itself_is_refused_not_copied_forever() -> None:
+    """Decoded JSON has no cycles, but a plugin's value might; to_dict must not loop on it."""
+    loop: list[Any] = []
+    loop.append(loop)
+    message = model.Message(
+        id="m", role="assistant", tool_calls=(model.ToolCall(id="c", name="x", input=loop),)
+    )
+    with pytest.raises(ValueError, match="containing itself"):
+        chatparse.to_dict(message)
+
+
 def test_bad_field_error_names_its_path() -> None:
     """A wrong value deep inside is reported with its JSON path."""
     data = chatparse.to_dict(_sample())

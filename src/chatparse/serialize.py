@@ -28,6 +28,7 @@ from cattrs.cols import (
 from cattrs.errors import BaseValidationError
 
 from chatparse import model
+from chatparse.decoders.jsonl import MAX_DEPTH
 from chatparse.errors import ModelError
 
 __all__ = ["SCHEMA_VERSION", "from_dict", "from_json", "to_dict", "to_json"]
@@ -135,21 +136,32 @@ def converter() -> cattrs.Converter:
 _Container = dict[Any, Any] | list[Any]
 
 
+_DEEPEST: Final = 2 * MAX_DEPTH
+"""The deepest JSON value written: twice what the decoders accept, so a plugin's own values fit,
+and a container that holds itself is refused rather than copied forever."""
+
+
 def _plain_copy(value: object) -> object:
     """A copy of a JSON value with lists for tuples, built with a stack rather than recursion.
 
     Like cattrs' own unstructuring, other values are passed on as they are.
+
+    Raises:
+        ValueError: The value is nested deeper than :data:`_DEEPEST`, or contains itself.
     """
     root: list[Any] = [value]
-    pending: list[tuple[_Container, Any, dict[Any, Any] | list[Any] | tuple[Any, ...]]] = []
+    pending: list[tuple[_Container, Any, dict[Any, Any] | list[Any] | tuple[Any, ...], int]] = []
     if isinstance(value, (dict, list, tuple)):
-        pending.append((root, 0, value))
+        pending.append((root, 0, value, 1))
     while pending:
-        target, key, source = pending.pop()
+        target, key, source, depth = pending.pop()
+        if depth > _DEEPEST:
+            msg = f"a JSON value nested deeper than {_DEEPEST} levels, or containing itself"
+            raise ValueError(msg)
         copy: _Container = dict(source) if isinstance(source, dict) else list(source)
         items = source.items() if isinstance(source, dict) else enumerate(source)
         pending.extend(
-            (copy, inner_key, inner)
+            (copy, inner_key, inner, depth + 1)
             for inner_key, inner in items
             if isinstance(inner, (dict, list, tuple))
         )
@@ -225,10 +237,8 @@ def deep_enough(run: Callable[[], T]) -> T:
         return run()
     except RecursionError:
         pass
-    from chatparse.decoders.jsonl import MAX_DEPTH  # noqa: PLC0415 -- only on this rare path
-
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + 2 * MAX_DEPTH)
+    sys.setrecursionlimit(limit + _DEEPEST)
     try:
         return run()
     finally:
