@@ -99,3 +99,21 @@ def test_errors_raise_leaves_the_block_closed(
     with pytest.raises(RuntimeError, match="boom"):
         list(chatparse.iter_conversations(host, sources=["notes"], errors="raise"))
     assert adapter.events == ["open", "parse a", "parse b", "parse boom", "close"]
+
+
+class NotABatchParser(NoteAdapter):
+    """Has an attribute called ``parsing`` that is not the protocol's method."""
+
+    parsing = False
+
+
+def test_an_attribute_named_parsing_is_not_taken_for_the_protocol(
+    tmp_path: Path, ghost_builtins: registry.Registry
+) -> None:
+    ghost_builtins.register(NotABatchParser(), replace=False)
+    notes = tmp_path / ".notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text("one\n", encoding="utf-8")
+    host = chatparse.Host(home=tmp_path, env={}, platform="linux")
+    found = list(chatparse.iter_conversations(host, sources="notes", errors="raise"))
+    assert [c.id for c in found] == ["a"]

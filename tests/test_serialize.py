@@ -117,6 +117,18 @@ def test_a_tool_input_that_contains_itself_is_refused_not_copied_forever() -> No
         chatparse.to_dict(message)
 
 
+def test_a_plugins_non_json_values_in_a_tool_input_are_unstructured() -> None:
+    """A datetime or a model object inside ``input`` becomes JSON data, as before the copy loop."""
+    when = datetime(2025, 1, 2, tzinfo=UTC)
+    call = model.ToolCall(
+        id="c", name="x", input={"when": when, "usage": model.Usage()}, result=when
+    )
+    data = chatparse.to_dict(call)
+    assert data["input"]["when"] == data["result"] == "2025-01-02T00:00:00Z"
+    assert data["input"]["usage"]["counted"] is True
+    assert json.loads(chatparse.to_json(call))["input"] == data["input"]
+
+
 def test_bad_field_error_names_its_path() -> None:
     """A wrong value deep inside is reported with its JSON path."""
     data = chatparse.to_dict(_sample())

@@ -117,7 +117,8 @@ def _parsing(
     adapter: SourceAdapter,
 ) -> AbstractContextManager[Callable[[ConversationMeta], ParsedConversation]]:
     """The adapter's batch parse function when it has one, else its ``parse``."""
-    if isinstance(adapter, BatchParser):
+    # A Protocol check only sees that an attribute named ``parsing`` exists.
+    if isinstance(adapter, BatchParser) and callable(adapter.parsing):
         return adapter.parsing()
     return nullcontext(adapter.parse)
 

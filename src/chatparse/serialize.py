@@ -141,18 +141,24 @@ _DEEPEST: Final = 2 * MAX_DEPTH
 and a container that holds itself is refused rather than copied forever."""
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain_copy(value: object) -> object:
     """A copy of a JSON value with lists for tuples, built with a stack rather than recursion.
 
-    Like cattrs' own unstructuring, other values are passed on as they are.
+    Anything else inside (a datetime or a model object from a plugin that broke the JSON-value
+    contract) is unstructured by the converter, as cattrs' own walk did.
 
     Raises:
         ValueError: The value is nested deeper than :data:`_DEEPEST`, or contains itself.
     """
+    if not isinstance(value, (dict, list, tuple)):
+        return value if type(value) in _SCALARS else converter().unstructure(value)
     root: list[Any] = [value]
-    pending: list[tuple[_Container, Any, dict[Any, Any] | list[Any] | tuple[Any, ...], int]] = []
-    if isinstance(value, (dict, list, tuple)):
-        pending.append((root, 0, value, 1))
+    pending: list[tuple[_Container, Any, dict[Any, Any] | list[Any] | tuple[Any, ...], int]] = [
+        (root, 0, value, 1)
+    ]
     while pending:
         target, key, source, depth = pending.pop()
         if depth > _DEEPEST:
@@ -160,11 +166,11 @@ def _plain_copy(value: object) -> object:
             raise ValueError(msg)
         copy: _Container = dict(source) if isinstance(source, dict) else list(source)
         items = source.items() if isinstance(source, dict) else enumerate(source)
-        pending.extend(
-            (copy, inner_key, inner, depth + 1)
-            for inner_key, inner in items
-            if isinstance(inner, (dict, list, tuple))
-        )
+        for inner_key, inner in items:
+            if isinstance(inner, (dict, list, tuple)):
+                pending.append((copy, inner_key, inner, depth + 1))
+            elif type(inner) not in _SCALARS:
+                copy[inner_key] = converter().unstructure(inner)
         target[key] = copy
     return root[0]
 

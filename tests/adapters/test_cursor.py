@@ -6,6 +6,7 @@ import json
 import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -582,3 +583,51 @@ def assert_open(snapshot: sqlite_decoder.Snapshot) -> None:
 
 def assert_closed(snapshot: sqlite_decoder.Snapshot) -> None:
     assert is_closed(snapshot)
+
+
+def test_parsing_keeps_only_a_few_databases_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hundreds of workspace databases must not exhaust file handles: the oldest is closed."""
+    for n in range(cursor._OPEN_DATABASES + 4):
+        tab = {"tabId": f"t{n}", "bubbles": [{"type": "user", "text": f"q{n}"}]}
+        workspace_db(tmp_path, f"w{n:02}", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+    metas = scan(tmp_path)
+    opened: list[sqlite_decoder.Snapshot] = []
+    real = sqlite_decoder.open_snapshot
+
+    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
+        opened.append(real(path, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    with CursorAdapter().parsing() as parse_one:
+        for meta in metas.values():
+            assert len(parse_one(meta).messages) == 1
+            still_open = [snapshot for snapshot in opened if not is_closed(snapshot)]
+            assert len(still_open) <= cursor._OPEN_DATABASES
+    assert len(opened) == len(metas)
+    assert all(is_closed(snapshot) for snapshot in opened)
+
+
+def test_iter_conversations_may_be_advanced_from_other_threads(tmp_path: Path) -> None:
+    """next() from a thread pool, one call at a time, as asyncio.to_thread(next, it) does."""
+    ids = [f"c{n}" for n in range(3)]
+    global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
+    conversations = chatparse.iter_conversations(host(tmp_path), sources="cursor", errors="raise")
+    parsed = []
+    # Two threads alive together, taking turns: a thread's id is not reused while it lives.
+    with ThreadPoolExecutor(max_workers=1) as one, ThreadPoolExecutor(max_workers=1) as other:
+        for turn in range(len(ids) + 1):  # the last next() ends the iteration
+            pool = (one, other)[turn % 2]
+            parsed.append(pool.submit(next, conversations, None).result())
+    assert [c.id for c in parsed if c is not None] == ids
+    assert parsed[-1] is None
+
+
+def test_an_empty_inline_bubble_id_is_still_recognised_in_a_row(tmp_path: Path) -> None:
+    """An empty id is an id: its row repeats the inline bubble (the skip reason says so)."""
+    inline = [{"type": 1, "bubbleId": "", "text": "q"}]
+    global_db(tmp_path, [document("c1", [], conversation=inline), bubble("c1", "", text="copy")])
+    conversation = parse(scan(tmp_path)["c1"])
+    assert conversation.diagnostics.skipped == {"bubble row repeats an inline bubble": 1}

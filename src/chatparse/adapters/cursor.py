@@ -33,6 +33,7 @@ empty draft, a NULL row), malformed, or kept raw as unknown: see ``docs/sources/
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -118,6 +119,8 @@ _LEXICAL_BLOCKS: Final = frozenset({"paragraph", "heading", "quote", "listitem",
 
 _TITLE_LENGTH: Final = 100
 _FINGERPRINT_LENGTH: Final = 32
+_OPEN_DATABASES: Final = 8
+"""The most databases ``parsing()`` keeps open at once: the global one and a few workspaces."""
 
 
 # --- the adapter -------------------------------------------------------------------------------
@@ -256,10 +259,12 @@ class CursorAdapter:
         between parses blocks no writer: the connection is read-only and in autocommit mode, so
         each batch of rows is its own short read transaction and no lock is held between
         statements (of a WAL database, only the shared lock on its ``-shm`` file that every
-        connection holds). Results equal :meth:`parse`'s. The function is for the thread that
-        entered the block: a ``sqlite3`` connection belongs to the thread that opened it.
+        connection holds). Results equal :meth:`parse`'s. At most :data:`_OPEN_DATABASES` stay
+        open, the least recently used closed first: a user directory may hold hundreds of
+        workspace databases, one per legacy chat or inline composer, and file handles run out.
+        Calls may come from any thread, one at a time (as a generator's ``next`` does).
         """
-        snapshots: dict[str, Snapshot] = {}
+        snapshots: OrderedDict[str, Snapshot] = OrderedDict()
 
         def parse_one(meta: ConversationMeta) -> ParsedConversation:
             snapshot = snapshots.get(meta.path)
@@ -267,6 +272,10 @@ class CursorAdapter:
                 # Not kept when opening fails: the next conversation in it tries again, as
                 # parse() would.
                 snapshot = snapshots[meta.path] = self._open(meta.path)
+                if len(snapshots) > _OPEN_DATABASES:
+                    snapshots.popitem(last=False)[1].close()
+            else:
+                snapshots.move_to_end(meta.path)
             return self._parse_from(snapshot, meta)
 
         try:
@@ -797,7 +806,9 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
     elif isinstance(inline, list) and inline:
         # Ids only: a damaged inline bubble's id may be a list, which a set cannot hold.
         inline_ids = {
-            b["bubbleId"] for b in inline if isinstance(b, dict) and _str(b.get("bubbleId"))
+            b["bubbleId"]
+            for b in inline
+            if isinstance(b, dict) and isinstance(b.get("bubbleId"), str)
         }
         for index, value in enumerate(inline):
             builder.add_inline(value, index, f"conversation[{index}]")

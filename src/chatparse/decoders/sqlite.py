@@ -321,6 +321,9 @@ class Snapshot:
                 uri=True,
                 timeout=self._busy_timeout,
                 isolation_level=None,
+                # A snapshot may be used from one thread after another (a generator's next()
+                # from a thread pool), never from two at once; SQLite serializes anyway.
+                check_same_thread=False,
             )
         except sqlite3.Error as exc:  # pragma: no cover -- the header was just read
             raise _unavailable(self._name, exc, "") from exc
