@@ -512,19 +512,28 @@ def test_parsing_gives_what_parse_gives_on_every_fixture(tmp_path: Path) -> None
     assert compared >= 10
 
 
-def test_parsing_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[sqlite_decoder.Snapshot]:
+    """Every snapshot the Cursor adapter opens from now on, in order."""
+    snapshots: list[sqlite_decoder.Snapshot] = []
+    real = sqlite_decoder.open_snapshot
+
+    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
+        snapshots.append(real(path, **kwargs))
+        return snapshots[-1]
+
+    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    return snapshots
+
+
+def test_parsing_opens_each_database_once(
+    tmp_path: Path, opened: list[sqlite_decoder.Snapshot]
+) -> None:
     """Many composers of one global DB are parsed through one snapshot, closed at the end."""
     ids = [f"c{n}" for n in range(5)]
     global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
     metas = scan(tmp_path)
-    opened: list[sqlite_decoder.Snapshot] = []
-    real = sqlite_decoder.open_snapshot
-
-    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
-        opened.append(real(path, **kwargs))
-        return opened[-1]
-
-    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    opened.clear()  # the scan's own snapshots, closed already
     with CursorAdapter().parsing() as parse_one:
         assert [len(parse_one(metas[cid]).messages) for cid in ids] == [1] * 5
         assert len(opened) == 1
@@ -533,19 +542,11 @@ def test_parsing_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_stopping_iter_conversations_early_closes_the_database(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, opened: list[sqlite_decoder.Snapshot]
 ) -> None:
     """A caller that stops after the first conversation leaves no connection open."""
     ids = [f"c{n}" for n in range(3)]
     global_db(tmp_path, [row for cid in ids for row in (document(cid, ["b"]), bubble(cid, "b"))])
-    opened: list[sqlite_decoder.Snapshot] = []
-    real = sqlite_decoder.open_snapshot
-
-    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
-        opened.append(real(path, **kwargs))
-        return opened[-1]
-
-    monkeypatch.setattr(cursor, "open_snapshot", recording)
     for conversation in chatparse.iter_conversations(host(tmp_path), sources=["cursor"]):
         assert conversation.id == "c0"
         parsing = [s for s in opened if s is not opened[0]]  # the scan's own is closed already
@@ -586,21 +587,14 @@ def assert_closed(snapshot: sqlite_decoder.Snapshot) -> None:
 
 
 def test_parsing_keeps_only_a_few_databases_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, opened: list[sqlite_decoder.Snapshot]
 ) -> None:
     """Hundreds of workspace databases must not exhaust file handles: the oldest is closed."""
     for n in range(cursor._OPEN_DATABASES + 4):
         tab = {"tabId": f"t{n}", "bubbles": [{"type": "user", "text": f"q{n}"}]}
         workspace_db(tmp_path, f"w{n:02}", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
     metas = scan(tmp_path)
-    opened: list[sqlite_decoder.Snapshot] = []
-    real = sqlite_decoder.open_snapshot
-
-    def recording(path: str | Path, **kwargs: Any) -> sqlite_decoder.Snapshot:
-        opened.append(real(path, **kwargs))
-        return opened[-1]
-
-    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    opened.clear()  # the scan's own snapshots, closed already
     with CursorAdapter().parsing() as parse_one:
         for meta in metas.values():
             assert len(parse_one(meta).messages) == 1
