@@ -54,6 +54,7 @@ from typing import Any, Final, NamedTuple
 
 from attrs import define, field, frozen
 
+from chatparse.adapters import _build
 from chatparse.adapters._fields import as_count, as_datetime
 from chatparse.adapters._paths import passed_over, unlistable, walk_files
 from chatparse.decoders.bigjson import Item, iter_kvitems
@@ -74,7 +75,6 @@ from chatparse.model import (
     ParsedConversation,
     Role,
     SourceInfo,
-    ToolCall,
     UnknownRecord,
     Usage,
 )
@@ -354,7 +354,7 @@ class ClaudeCodeAdapter:
         self, file: _File, fingerprint: str, locator: dict[str, str], title: str | None = None
     ) -> ConversationMeta:
         """A conversation that is one file: its id is the file name, size and time its stat."""
-        return ConversationMeta(
+        return _build.conversation_meta(
             source=self.name,
             id=file.id,
             path=file.path,
@@ -1257,14 +1257,14 @@ def _count_usages(transcripts: list[_Transcript]) -> None:
 def _freeze(draft: _Draft, parent: str | None) -> Message:
     strip = str.rstrip if draft.kind == "tool_result" else str.strip
     thinking = None if draft.thinking is None else _paragraphs(draft.thinking, str.strip)
-    return Message(
+    return _build.message(
         id=draft.id,
         role=draft.role,
         parent_id=parent,
         text=_paragraphs(draft.texts, strip),
         thinking=thinking,
         tool_calls=[
-            ToolCall(
+            _build.tool_call(
                 id=c.id,
                 name=c.name,
                 input=c.input,
@@ -1432,7 +1432,7 @@ def _strip_images(text: str) -> tuple[str, list[ImageRef]]:
     if ";" not in text or "data:" not in text:
         return text, []
     text, found = strip_data_uri_images(text)
-    return text, [ImageRef(media_type=i.media_type, byte_size=i.byte_size) for i in found]
+    return text, [_build.image(media_type=i.media_type, byte_size=i.byte_size) for i in found]
 
 
 def _content(record: Mapping[str, Any]) -> object:
@@ -1444,9 +1444,9 @@ def _content(record: Mapping[str, Any]) -> object:
 def _image(block: Mapping[str, Any]) -> ImageRef:
     source = block.get("source")
     if not isinstance(source, dict):
-        return ImageRef()
+        return _build.image()
     data = source.get("data")
-    return ImageRef(
+    return _build.image(
         media_type=_string(source.get("media_type")),
         byte_size=base64_decoded_size(data) if isinstance(data, str) else None,
     )
@@ -1464,7 +1464,7 @@ def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> U
     )
     if counts == (None, None, None, None, None):
         return None
-    return Usage(
+    return _build.usage(
         input_tokens=counts[0],
         output_tokens=counts[1],
         cache_read_tokens=counts[2],

@@ -46,6 +46,7 @@ from typing import Any, Final, TypeAlias
 
 from attrs import Factory, define, frozen
 
+from chatparse.adapters import _build
 from chatparse.adapters._fields import as_count, as_datetime, as_text, dig
 from chatparse.adapters._paths import walk_files
 from chatparse.decoders import bigjson, jsonl
@@ -62,7 +63,6 @@ from chatparse.model import (
     ParsedConversation,
     Role,
     SourceInfo,
-    ToolCall,
     UnknownRecord,
     Usage,
 )
@@ -256,7 +256,7 @@ class CodexAdapter:
             return None  # gone between listing and stat: a rollout being archived
         header = _Header() if path.suffix == ".json" else _read_header(path)
         thread_id = header.id or _id_from_name(path)
-        return ConversationMeta(
+        return _build.conversation_meta(
             source=self.name,
             id=thread_id,
             path=str(path),
@@ -478,9 +478,9 @@ def _images(urls: Iterable[object]) -> tuple[ImageRef, ...]:
     for url in urls:
         payloads = strip_data_uri_images(url, "")[1] if isinstance(url, str) else ()
         if payloads:
-            refs += [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
+            refs += [_build.image(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
         else:
-            refs.append(ImageRef())
+            refs.append(_build.image())
     return tuple(refs)
 
 
@@ -715,13 +715,15 @@ class _Draft:
             or self.kind != "message"
         ):
             return None
-        return Message(
+        return _build.message(
             id=f"{id_prefix}{self.line}",
             role=self.role,
             text=text,
             thinking=thinking or None,
             tool_calls=[
-                ToolCall(id=c.id, name=c.name, input=c.input, output=c.output, is_error=c.is_error)
+                _build.tool_call(
+                    id=c.id, name=c.name, input=c.input, output=c.output, is_error=c.is_error
+                )
                 for c in self.calls
             ],
             images=self.item_images or self.event_images,
@@ -1118,7 +1120,7 @@ class _Thread:
             return reason
         owner = self.replay.owner if self.replay is not None else (self.id or "")
         total = counts[-1]
-        usage = Usage(
+        usage = _build.usage(
             input_tokens=counts[0],
             cache_read_tokens=counts[1],
             output_tokens=counts[2],

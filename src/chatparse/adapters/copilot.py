@@ -48,6 +48,7 @@ from typing import Any, Final, TypeAlias, cast
 
 from attrs import define, field
 
+from chatparse.adapters import _build
 from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._paths import is_dir, is_file, passed_over
@@ -236,7 +237,7 @@ class CopilotAdapter:
                 if meta is None:
                     continue
                 digest = hashlib.sha256(jsonvalue.encode(session).encode("utf-8", "replace"))
-                yield ConversationMeta(
+                yield _build.conversation_meta(
                     source=meta.source,
                     id=meta.id,
                     path=meta.path,
@@ -428,7 +429,7 @@ def _file_meta(
         info = path.stat()
     except OSError:
         return None  # deleted between listing and stat
-    return ConversationMeta(
+    return _build.conversation_meta(
         source=source,
         id=session_id,
         path=str(path),
@@ -452,7 +453,7 @@ def _with_extra(meta: ConversationMeta, extra: Mapping[str, str]) -> Conversatio
             extra = {k: v for k, v in extra.items() if k != "transcript"}
         else:
             stamps.append(f"{info.st_size}:{info.st_mtime_ns}")
-    return ConversationMeta(
+    return _build.conversation_meta(
         source=meta.source,
         id=meta.id,
         path=meta.path,
@@ -727,7 +728,7 @@ class _Call:
 
     def tool_call(self) -> ToolCall:
         output = _clean(self.output)[0] if self.output is not None else None
-        return ToolCall(
+        return _build.tool_call(
             id=self.id, name=self.name, input=self.input, output=output, is_error=self.is_error
         )
 
@@ -785,9 +786,9 @@ class _Draft:
         images = self.images
         if payloads:  # inline base64 images taken out of the text: measured, not kept
             images = images + [
-                ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads
+                _build.image(media_type=p.media_type, byte_size=p.byte_size) for p in payloads
             ]
-        return Message(
+        return _build.message(
             id=self.id,
             role=self.role,
             kind=self.kind,
@@ -1341,7 +1342,7 @@ def _attached_images(variable_data: object) -> list[ImageRef]:
     if not isinstance(variables, list):
         return []
     return [
-        ImageRef(media_type=as_text(v.get("mimeType")))
+        _build.image(media_type=as_text(v.get("mimeType")))
         for v in variables
         if isinstance(v, dict) and (v.get("kind") == "image" or v.get("isImage") is True)
     ]
@@ -1377,7 +1378,7 @@ def _usage(request: Mapping[str, Any], key: str) -> Usage | None:
         completion = as_count(dig(usage, "completionTokens"))
     if prompt is None and completion is None:
         return None
-    return Usage(input_tokens=prompt, output_tokens=completion, dedup_key=key)
+    return _build.usage(input_tokens=prompt, output_tokens=completion, dedup_key=key)
 
 
 def _outcome_notice(request: Mapping[str, Any]) -> str | None:
