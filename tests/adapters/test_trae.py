@@ -18,6 +18,7 @@ import pytest
 import chatparse
 from chatparse.adapters import trae
 from chatparse.adapters.trae import TraeAdapter
+from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.sqlite import open_snapshot
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
@@ -259,6 +260,157 @@ def test_fingerprint_covers_every_field_of_the_session(tmp_path: Path) -> None:
     workspace(tmp_path, [session([user(1, "a")], hasMore=True, nextPageToken="p2")])
     (after,) = scan_all(tmp_path)
     assert after.fingerprint != before.fingerprint
+
+
+def split_list(value: bytes) -> list[tuple[Any, str]] | None:
+    """The items of a store value, with their digests, when it splits."""
+    return trae._split_list(value, lambda _position, item, digest: (item, digest))
+
+
+def compact(value: object) -> str:
+    """JSON as Trae writes it (``JSON.stringify``): no spaces, non-ASCII as it is."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_compact_store_gives_what_any_store_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compact store, read item by item, gives what the same store with spaces gives.
+
+    The spaced one is decoded whole; the conversations and the fingerprints are the same.
+    """
+    stored = [
+        session([user(1, "héllo 你好"), bot(1, proposal="done")], sid="a", title="first"),
+        session([user(1, 'x},{"sessionId":"b"} ]}')], sid="b", extra={"list": [1]}),
+        session([], sid="c"),
+    ]
+    split: list[bool] = []
+    real_split = trae._split_list
+
+    def spy(value: bytes, each: Any) -> Any:
+        pieces = real_split(value, each)
+        split.append(pieces is not None)
+        return pieces
+
+    monkeypatch.setattr(trae, "_split_list", spy)
+    results = {}
+    for layout, dumps in (("spaced", json.dumps), ("compact", compact)):
+        home = tmp_path / layout
+        store = dumps({"currentSessionId": "a", "list": stored})
+        workspace(home, extra={STORE: store, HISTORY: dumps([{"inputText": "p"}])})
+        metas = scan_all(home)
+        conversations = parse_all(home)
+        results[layout] = (
+            [(m.id, m.fingerprint, m.title) for m in metas],
+            {k: (c.messages, c.diagnostics) for k, c in conversations.items()},
+        )
+        assert set(split) == {layout == "compact"}
+        split.clear()
+    assert results["compact"] == results["spaced"]
+
+
+@pytest.mark.parametrize("dumps", [json.dumps, compact])
+@pytest.mark.parametrize("damaged", [False, True])
+def test_parsing_while_scanning_gives_what_parse_gives(
+    tmp_path: Path, dumps: Any, *, damaged: bool
+) -> None:
+    """Within ``parsing()`` scan parses each session as it decodes it: the results are parse's.
+
+    With sessions stored without messages (whose prompts come from the input history), an
+    older store, and a value cut short (streamed, so parsed again by ``parse``).
+    """
+    sessions = [
+        session([user(1, "héllo"), bot(1, proposal="done", status="failed")], sid="a"),
+        session([], sid="b"),
+        session([user(2, "again"), user(1, "first")], sid="c", hasMore=True),
+    ]
+    store = dumps({"currentSessionId": "a", "list": sessions})
+    if damaged:
+        store = store[: store.index('"c"') + 2]
+    legacy = dumps({"list": [session([user(1, "old")], sid="old")]})
+    history = dumps([{"inputText": "from history", "sessionId": "b"}])
+    workspace(
+        tmp_path,
+        extra={STORE: store, HISTORY: history, "memento/icube-ai-chat-storage-1": legacy},
+    )
+    one_by_one = parse_all(tmp_path)
+    adapter = TraeAdapter()
+    with adapter.parsing() as parse:
+        source = adapter.detect(host(tmp_path))
+        assert source is not None
+        together = {meta.id: parse(meta) for meta in adapter.scan(source)}
+    assert together == one_by_one
+    assert sorted(together) == (["a", "b", "old"] if damaged else ["a", "b", "c", "old"])
+    assert adapter._parsing == 0
+    with_api = {c.id: c for c in chatparse.iter_conversations(host(tmp_path), sources=["trae"])}
+    assert with_api == one_by_one
+
+
+@pytest.mark.parametrize(
+    ("value", "items"),
+    [
+        ('{"list":[]}', 0),
+        ('{"currentSessionId":"a","list":[{"sessionId":"a"},{"sessionId":"b","t":"},{"}]}', 2),
+        ('{"list":[{"sessionId":"a"}],"currentSessionId":"a"}', 1),
+        ('{"list":[{"sessionId":"a","t":"\\ud800 \\u00e9"}]}', 1),  # repaired as whole
+        # Cut where an item does not end: an object in an item starts with the same key.
+        ('{"list":[{"sessionId":"a","m":[{"sessionId":"a"},{"sessionId":"a"}]}]}', None),
+        # A "list" before the root's own, and a second one after it (the last one counts).
+        ('{"m":{"list":[{"sessionId":"x"}]},"list":[{"sessionId":"a"}]}', None),
+        ('{"list":[{"sessionId":"a"}],"list":null}', None),
+        ('{"list":[{"sessionId":"a"}],"list":[]}', None),
+        ('{"list":[{"sessionId":"a"}],"x":[1]}', None),
+        # Not as a compact writer writes it, or not a list of objects.
+        ('{"list": [{"sessionId":"a"}]}', None),
+        ('{"list":[ {"sessionId":"a"}]}', None),
+        ('{"list":[{"sessionId":"a"} ,{"sessionId":"b"}]}', None),
+        ('{"list":[{"sessionId":"a"},{"sessionId":"b"} ]}', 2),  # what follows a cut is the item's
+        ('{"list":[1,2]}', None),
+        ('[{"list":[{"sessionId":"a"}]}]', None),
+        # Damage: the whole value is streamed instead, which says where.
+        ('{"list":[{"sessionId":"a"},{"sessionId":"b"', None),
+        ('{"list":[{"sessionId":"a"},{"sessionId":"b"}]', None),
+    ],
+)
+def test_a_store_is_split_into_its_items_only_where_the_cuts_are_proved(
+    value: str, items: int | None
+) -> None:
+    """Each piece is an item exactly as the whole value's decode gives it, else nothing."""
+    split = split_list(value.encode())
+    if items is None:
+        assert split is None
+        return
+    assert split is not None
+    assert len(split) == items
+    whole = jsonvalue.decode(value.encode())
+    assert isinstance(whole, dict)
+    assert [item for item, _ in split] == whole["list"]
+    # The digest is of each item's own bytes: the same as of the item written back, unless the
+    # writer spelled it otherwise (here with escapes, or a space).
+    written_back = [trae._digest(item) for item, _ in split]
+    if "\\u" in value or " " in value:
+        assert [digest for _, digest in split] != written_back
+    else:
+        assert [digest for _, digest in split] == written_back
+
+
+def test_a_split_item_is_refused_as_deep_as_the_whole_value_would_be() -> None:
+    """An item decoded on its own is as deep as within the value: too deep there, too deep here."""
+    refused = []
+    for depth in range(1018, 1026):
+        deep = "[" * depth + "]" * depth
+        value = f'{{"list":[{{"sessionId":"a"}},{{"sessionId":"b","x":{deep}}}]}}'.encode()
+        whole = jsonvalue.decode(value)
+        split = split_list(value)
+        refused.append(not isinstance(whole, dict))
+        if not isinstance(whole, dict):
+            assert split is None, depth
+        else:
+            assert split is not None, depth
+            items = [item for item, _ in split]  # too deep to compare with ==
+            assert jsonvalue.canonical_bytes(items) == jsonvalue.canonical_bytes(whole["list"])
+    assert True in refused
+    assert False in refused
 
 
 def test_a_session_nested_as_deep_as_json_is_read_is_listed(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from chatparse.adapters import trae
 from chatparse.adapters.trae import TraeAdapter
+from chatparse.decoders import value as jsonvalue
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.testing import check_conversation
@@ -128,15 +129,21 @@ def test_times_only_go_forward(value: dict[str, Any]) -> None:
     assert all(earlier < later for earlier, later in pairwise(stamps))
 
 
-@given(st.lists(sessions, min_size=1, max_size=3), st.sampled_from(["TEXT", "BLOB"]))
+@given(
+    st.lists(sessions, min_size=1, max_size=3),
+    st.sampled_from(["TEXT", "BLOB"]),
+    st.sampled_from([(", ", ": "), (",", ":")]),
+)
 @settings(max_examples=25, deadline=None)
 def test_sessions_read_through_a_database_match_the_direct_reading(
-    values: list[dict[str, Any]], column: str
+    values: list[dict[str, Any]], column: str, separators: tuple[str, str]
 ) -> None:
-    """Streaming a store out of a database gives what reading the session directly gives."""
+    """Reading a store out of a database (split or whole) gives what reading a session gives."""
     for number, value in enumerate(values):
         value["sessionId"] = f"s{number}"
-    document = json.dumps({"currentSessionId": "s0", "list": values})
+    document = json.dumps(
+        {"currentSessionId": "s0", "list": values}, separators=separators, ensure_ascii=False
+    )
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         db = home / ".config/Trae/User/workspaceStorage/w/state.vscdb"
@@ -153,3 +160,39 @@ def test_sessions_read_through_a_database_match_the_direct_reading(
     for number, value in enumerate(values):
         direct = trae._Session.read(f"s{number}", value)
         assert parsed[f"s{number}"].messages == direct.messages
+
+
+# Keys that make a compact store hard to cut: the first key of the items, repeated inside them.
+tricky_keys = st.sampled_from(["sessionId", "list", "a", '},{"sessionId"', "]}"])
+tricky_values = st.recursive(
+    json_scalars | st.sampled_from(['},{"sessionId":"', "]", '"list":[']),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(tricky_keys, inner, max_size=3),
+    max_leaves=8,
+)
+tricky_items = st.dictionaries(tricky_keys, tricky_values, max_size=3) | tricky_values
+
+
+@given(
+    st.lists(tricky_items, max_size=4),
+    st.dictionaries(tricky_keys, tricky_values, max_size=2),
+    st.dictionaries(tricky_keys, tricky_values, max_size=2),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_split_store_gives_the_items_of_the_whole_decode(
+    items: list[Any], before: dict[str, Any], after: dict[str, Any]
+) -> None:
+    """Splitting a compact store gives the items of the whole decode, or nothing.
+
+    Whatever the store holds around and in its list. The digest of each item's own bytes is the
+    digest of the item written back, as the value was written the way it writes.
+    """
+    document = {**before, "list": items, **after}
+    value = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
+    split = trae._split_list(value, lambda _position, item, digest: (item, digest))
+    if split is None:
+        return
+    whole = jsonvalue.decode(value)
+    assert isinstance(whole, dict)
+    assert [item for item, _ in split] == whole["list"]
+    for item, digest in split:
+        assert digest == trae._digest(item)

@@ -173,6 +173,43 @@ def test_get_raw_gives_the_row_as_sqlite_returns_it(tmp_path: Path) -> None:
         assert row.values == ("blob \ufffd",)
 
 
+@pytest.mark.parametrize("journal_mode", JOURNAL_MODES)
+def test_get_raw_reads_a_long_value_whole_and_other_types_as_selected(
+    tmp_path: Path, journal_mode: str
+) -> None:
+    """Values over many overflow pages come whole; NULL, INTEGER and REAL as SQLite gives them."""
+    path = tmp_path / "db"
+    long_text = "é" * 300_000 + "end"
+    long_blob = bytes(range(256)) * 2_000
+    make_db(path, journal_mode, {"text": long_text, "blob": long_blob})
+    with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.executemany(
+            "INSERT INTO kv VALUES (?, ?)", [("null", None), ("int", 7), ("real", 1.5)]
+        )
+    with unchanged(tmp_path), open_snapshot(path) as snapshot:
+        assert snapshot.get_raw("kv", "text") == (1, long_text.encode())
+        assert snapshot.get_raw("kv", "blob") == (2, long_blob)
+        assert snapshot.get_raw("kv", "null") == (3, None)
+        assert snapshot.get_raw("kv", "int") == (4, 7)
+        assert snapshot.get_raw("kv", "real") == (5, 1.5)
+        assert snapshot.get_raw("kv", "blob", column="key") == (2, b"blob")
+        assert snapshot.get_raw("kv", "text", column="key", key_column="value") is None
+
+
+def test_get_raw_holds_no_transaction_afterwards(tmp_path: Path) -> None:
+    """The read transaction ends with the read, found or not, so a writer can commit."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"k": "v" * 100_000})
+    with open_snapshot(path) as snapshot:
+        assert snapshot.get_raw("kv", "k") == (1, b"v" * 100_000)
+        assert snapshot.get_raw("kv", "missing") is None
+        with closing(sqlite3.connect(path, isolation_level=None, timeout=0)) as writer:
+            writer.execute("BEGIN EXCLUSIVE")  # fails at once if a reader still held a lock
+            writer.execute("UPDATE kv SET value = 'w'")
+            writer.execute("COMMIT")
+        assert snapshot.get_raw("kv", "k") == (1, b"w")
+
+
 def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record the SQL of every batch read from now on."""
     reads: list[str] = []

@@ -30,6 +30,8 @@ How a database is opened depends on what is beside it:
 TEXT and BLOB values are decoded alike, as UTF-8 with invalid bytes replaced by U+FFFD: the
 editors store JSON in either, depending on the version. :meth:`Snapshot.iter_prefix_raw` hands
 them over undecoded instead, to a caller that passes them straight to a decoder taking bytes.
+Databases are taken to be in UTF-8, as the editors' are: keys are looked up as UTF-8 text, and
+a blob read gives TEXT as stored.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, Self, TypeAlias, TypeVar
 
 from attrs import frozen
 
@@ -83,6 +85,8 @@ _BATCH_SECONDS = 0.005
 _CHUNK_ROWS = 32
 
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+_T = TypeVar("_T")
 
 
 @frozen
@@ -181,28 +185,27 @@ class Snapshot:
         key_column: str = "key",
     ) -> Row | None:
         """Return the row whose ``key_column`` equals ``key``, or ``None``."""
-        raw = self.get_raw(table, key, columns=columns, key_column=key_column)
-        return None if raw is None else _row(table, raw)
-
-    def get_raw(
-        self,
-        table: str,
-        key: str | bytes,
-        *,
-        columns: Sequence[str] = ("value",),
-        key_column: str = "key",
-    ) -> RawRow | None:
-        """:meth:`get`, with the row as SQLite returns it (:data:`RawRow`).
-
-        For one large value handed to a decoder that takes UTF-8 bytes, as for
-        :meth:`iter_prefix_raw`: the caller replaces invalid UTF-8 by U+FFFD itself.
-        """
         sql = (
             f"SELECT rowid, {_columns(columns)} FROM {_quote(table)} "  # noqa: S608 -- identifiers quoted
             f"WHERE {_quote(key_column)} = CAST(? AS TEXT) LIMIT 1"
         )
         rows, _ = self._batch(table, sql, (_utf8(key),))
-        return rows[0] if rows else None
+        return _row(table, rows[0]) if rows else None
+
+    def get_raw(
+        self, table: str, key: str | bytes, *, column: str = "value", key_column: str = "key"
+    ) -> RawRow | None:
+        """The ``rowid`` and ``column`` of the row whose ``key_column`` is ``key``, or ``None``.
+
+        For one large value handed to a decoder that takes UTF-8 bytes, as for
+        :meth:`iter_prefix_raw`: the value comes as SQLite holds it (:data:`RawRow`), and the
+        caller replaces invalid UTF-8 by U+FFFD itself.
+
+        A TEXT or BLOB value is read through SQLite's incremental blob I/O, straight into one
+        ``bytes``: a ``SELECT`` first assembles the value in SQLite's memory, then copies it.
+        For a Trae store of 27 MB that was 67 ms against 14 ms.
+        """
+        return self._retrying(table, lambda: self._read_value(table, key, column, key_column))
 
     def iter_prefix(
         self,
@@ -338,10 +341,14 @@ class Snapshot:
 
         ``after`` is the rowid of the row read last by the batch before, for error messages.
         """
+        return self._retrying(table, lambda: self._read(sql, params, after))
+
+    def _retrying(self, table: str, read: Callable[[], _T]) -> _T:
+        """``read()``, again while the database is busy or an unlocked read met a writer."""
         deadline = time.monotonic() + self._busy_timeout
         while True:
             try:
-                batch = self._read(sql, params, after)
+                batch = read()
             except sqlite3.DatabaseError as exc:
                 busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF in _BUSY_CODES
                 if not (busy or self._moved()) or time.monotonic() >= deadline:
@@ -385,6 +392,33 @@ class Snapshot:
                 exc.add_note(f"after rowid {where}")
             raise
         return rows, len(rows) >= _BATCH_ROWS
+
+    def _read_value(
+        self, table: str, key: str | bytes, column: str, key_column: str
+    ) -> RawRow | None:
+        """Read one value, as :meth:`get_raw` says, in one read transaction."""
+        connection = self._connection
+        find = (
+            f"SELECT rowid, typeof({_quote(column)}) FROM {_quote(table)} "  # noqa: S608 -- identifiers quoted
+            f"WHERE {_quote(key_column)} = CAST(? AS TEXT) LIMIT 1"
+        )
+        connection.execute("BEGIN")
+        try:
+            # typeof() does not load the value: a long one lies on overflow pages, unread.
+            found = connection.execute(find, (_utf8(key),)).fetchone()
+            if found is None:
+                return None
+            rowid, kind = found
+            if kind in {b"text", b"blob"}:
+                with connection.blobopen(table, column, rowid, readonly=True) as blob:
+                    return rowid, blob.read()
+            select = f"SELECT rowid, {_quote(column)} FROM {_quote(table)} WHERE rowid = ?"  # noqa: S608 -- identifiers quoted
+            row: RawRow = connection.execute(select, (rowid,)).fetchone()
+            return row
+        finally:
+            # Not after an error that SQLite answered by rolling back already.
+            if connection.in_transaction:
+                connection.execute("COMMIT")
 
     def _moved(self) -> bool:
         """Tell whether an unlocked (immutable) read may have overlapped a writer."""
