@@ -26,6 +26,7 @@ default that passed its validator once, here, is not validated again.
 from __future__ import annotations
 
 import linecache
+import sys
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
 
@@ -119,16 +120,27 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
             f"{_INDENT}self.__class__ = _cls",
         ]
         body += validation if checks else []
-    source = "\n".join([header, *(_INDENT + line for line in body)]) + "\n"
-
+    # The function is made inside a maker whose parameters carry the names it uses, so that its
+    # globals can be the model module's own (typing.get_type_hints resolves the annotations
+    # there, as for attrs' __init__) without adding a name to that module.
+    name = "build" if constructor else "__init__"
+    lines = [header, *(_INDENT + line for line in body)]
+    source = "\n".join(
+        [
+            f"def make({', '.join(namespace)}):",
+            *(_INDENT + line for line in lines),
+            f"    return {name}",
+        ]
+    )
     # Registered with linecache, as attrs does, so that tracebacks and inspect show the source.
-    what = "constructor" if constructor else "__init__"
-    filename = f"<chatparse {what} of {cls.__module__}.{cls.__qualname__}>"
+    filename = f"<chatparse {'constructor' if constructor else '__init__'} of {cls.__qualname__}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 -- source built above from attrs.fields
-    function = namespace["build" if constructor else "__init__"]
-    function.__module__ = cls.__module__
-    function.__qualname__ = f"{cls.__qualname__}.__init__" if not constructor else "build"
+    made: dict[str, Any] = {}
+    module = vars(sys.modules[cls.__module__])
+    exec(compile(source, filename, "exec"), module, made)  # noqa: S102 -- source built above from attrs.fields
+    function = made["make"](**namespace)
+    # Errors about arguments then read as attrs' do: "Message.__init__() missing ... 'id'".
+    function.__qualname__ = f"{cls.__qualname__}.__init__"
     return function
 
 

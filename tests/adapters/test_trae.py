@@ -1096,3 +1096,36 @@ def test_invalid_utf8_in_the_store_is_replaced_whether_decoded_or_streamed(
         db.execute("INSERT INTO ItemTable VALUES (?, ?)", (STORE, store))
     (prompt,) = parse_all(tmp_path)[SID].messages
     assert prompt.text == "caf\ufffd MARK"
+
+
+def test_a_timestamp_of_thousands_of_digits_is_no_time(tmp_path: Path) -> None:
+    """``int()`` refuses strings over 4,300 digits; such a "time" is none, not a failure."""
+    workspace(tmp_path, [session([user(1, "hi", timestamp="1" * 5000), bot(1, content="yo")])])
+    # Warnings are errors in this suite, so a skipped conversation would fail the test too.
+    (conversation,) = chatparse.iter_conversations(host(tmp_path), sources=["trae"])
+    assert [m.text for m in conversation.messages] == ["hi", "yo"]
+    assert conversation.messages[0].timestamp_synthesized
+
+
+def test_a_session_that_fails_to_parse_fails_alone_within_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scan parses inside ``parsing()``, but a parse error is still parse's alone.
+
+    The other databases' conversations come, and this database's are skipped, a warning each.
+    """
+    workspace(tmp_path, [session([user(1, "bad")], sid="bad"), session([user(1, "x")], sid="x")])
+    workspace(tmp_path, [session([user(1, "fine")], sid="fine")], wid="ws2")
+    read = trae._Session.read
+
+    def failing(session_id: str, value: dict[str, Any]) -> Any:
+        if session_id == "bad":
+            raise RuntimeError("a bug in reading this session")
+        return read(session_id, value)
+
+    monkeypatch.setattr(trae._Session, "read", staticmethod(failing))
+    with pytest.warns(chatparse.ParseWarning) as warned:
+        got = [c.id for c in chatparse.iter_conversations(host(tmp_path), sources=["trae"])]
+    assert got == ["fine"]
+    assert len(warned) == 2
+    assert all("a bug in reading this session" in str(w.message) for w in warned)

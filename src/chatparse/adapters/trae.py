@@ -106,6 +106,7 @@ _T = TypeVar("_T")
 
 _TITLE_LENGTH: Final = 100
 _ONE_MS: Final = timedelta(milliseconds=1)
+_MS_DIGITS: Final = 20
 _WHOLE_VALUE_LIMIT: Final = 64 * 1024 * 1024
 """The largest store value decoded at once; larger ones are streamed one item at a time.
 
@@ -710,12 +711,19 @@ def _scan_db(db: Path, *, parse: bool) -> _Scanned:
     notes = _Notes()
     history = _History()
     project = workspace_project_path(db.parent)
+    failed = False
 
     def seen(raw: _Raw) -> tuple[_Raw, int, str, _Session | None]:
+        nonlocal failed
         count = len(_messages_of(raw.value))
         digest = _session_digest(raw)
+        parsed = None
         # Not parsed when streamed: a streamed value is not kept, so parse reads it again anyway.
-        parsed = _Session.read(raw.session_id, raw.value) if parse and not notes.streamed else None
+        if parse and not (notes.streamed or failed):
+            try:
+                parsed = _Session.read(raw.session_id, raw.value)
+            except Exception:  # noqa: BLE001 -- a parse error is parse's to report, not scan's
+                failed = True  # nothing is kept: parse reads the store again and fails there
         if parsed is not None or notes.streamed:  # only what scan shows is kept
             raw.value = _summary(raw.value)
         return raw, count, digest, parsed
@@ -724,39 +732,43 @@ def _scan_db(db: Path, *, parse: bool) -> _Scanned:
         pending = list(_iter_sessions(snapshot, notes, seen))
         if any(count == 0 for _, count, _, _ in pending):
             history = _History.read(snapshot)
-    problems = [*notes.problems, *history.problems]
-    found: list[_Found] = []
-    for raw, count, digest, _parsed in pending:
-        fingerprint = f"{_ms_text(raw.value.get('updatedAt'))}:{count}:{digest}"
-        if count == 0 and history.entries:
-            # What parse takes from the input history, and the count it warns about otherwise.
-            sole = notes.store_sessions == 1 and raw.key == STORE_KEY
-            used = _attributed_inputs(history.entries, raw.session_id, sole=sole)
-            unattributed = sum(1 for e in history.entries if _owner(e) is None)
-            fingerprint += ":" + _digest(used, unattributed)
-        if problems:  # damage is a warning on every session of the database
-            fingerprint += ":" + _digest(problems)
-        found.append(
-            _Found(
-                session_id=raw.session_id,
-                db=db,
-                key=raw.key,
-                position=raw.position,
-                message_count=count,
-                fingerprint=fingerprint,
-                title=_session_title(raw.value),
-                created_at=_ms(raw.value.get("createdAt")),
-                updated_at=_ms(raw.value.get("updatedAt")),
-                project_path=project,
-            )
+    found = [
+        _Found(
+            session_id=raw.session_id,
+            db=db,
+            key=raw.key,
+            position=raw.position,
+            message_count=count,
+            fingerprint=_fingerprint(raw, count, digest, notes, history),
+            title=_session_title(raw.value),
+            created_at=_ms(raw.value.get("createdAt")),
+            updated_at=_ms(raw.value.get("updatedAt")),
+            project_path=project,
         )
-    content: _Store | _Decoded | None = None  # nothing of a streamed value: parse reads it again
-    if parse and not notes.streamed:
+        for raw, count, digest, _parsed in pending
+    ]
+    # Nothing is kept of a streamed value, nor of one a session of which failed to parse:
+    # parse reads it again.
+    content: _Store | _Decoded | None = None
+    if parse and not (notes.streamed or failed):
         parsed = {(raw.key, raw.position): session for raw, _, _, session in pending if session}
         content = _completed(parsed, notes, history)
-    elif not notes.streamed:
+    elif not (parse or notes.streamed):
         content = _Decoded([raw for raw, _, _, _ in pending], notes, history)
     return _Scanned(found, content)
+
+
+def _fingerprint(raw: _Raw, count: int, digest: str, notes: _Notes, history: _History) -> str:
+    fingerprint = f"{_ms_text(raw.value.get('updatedAt'))}:{count}:{digest}"
+    if count == 0 and history.entries:
+        # What parse takes from the input history, and the count it warns about otherwise.
+        sole = notes.store_sessions == 1 and raw.key == STORE_KEY
+        used = _attributed_inputs(history.entries, raw.session_id, sole=sole)
+        unattributed = sum(1 for e in history.entries if _owner(e) is None)
+        fingerprint += ":" + _digest(used, unattributed)
+    if notes.problems or history.problems:  # damage is a warning on every session of the database
+        fingerprint += ":" + _digest([*notes.problems, *history.problems])
+    return fingerprint
 
 
 def _summary(session: dict[str, Any]) -> dict[str, Any]:
@@ -1428,8 +1440,11 @@ def _kind(value: object) -> str:
 def _ms(value: object) -> datetime | None:
     """Epoch milliseconds (a number, or digits in a string) as an aware UTC datetime."""
     if type(value) is not int:  # an int, as Trae writes times, is checked first: once a message
-        if isinstance(value, str) and value.strip().isdecimal():  # not isdigit: int("²") raises
-            value = int(value)
+        digits = value.strip() if isinstance(value, str) else ""
+        # Not isdigit: int("²") raises. Nor more digits than any time has (year 9999 is 15),
+        # which int() also refuses past 4,300.
+        if digits.isdecimal() and len(digits) <= _MS_DIGITS:
+            value = int(digits)
         elif not isinstance(value, float):  # nor ``bool``, whose type is not ``int``
             return None
     if value <= 0:
