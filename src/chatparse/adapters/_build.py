@@ -4,10 +4,10 @@
 ``Message(id=..., role=...)``: the same keywords, defaults, conversions and checks. It is a
 plain function rather than the class because CPython spends about 6k instructions calling a
 class with keywords before ``__init__`` even starts, against about 2k for a function: a
-``Message`` takes 8.9k instructions this way, 14.3k through the class and took 21.9k through
+``Message`` takes 7.9k instructions this way, 13.4k through the class and took 21.9k through
 attrs' own ``__init__``. With a message, a usage and tool calls per record, that was a large
-part of a parse (see ``chatparse._fastinit`` and ``docs/benchmarks.md``). Objects built once per conversation use the
-classes themselves.
+part of a parse (see ``chatparse._fastinit`` and ``docs/benchmarks.md``). Objects built once
+per conversation use the classes themselves.
 """
 
 from __future__ import annotations
