@@ -42,6 +42,7 @@ from typing import Any, Final, Literal, TypeAlias, TypeGuard
 
 from attrs import define, field
 
+from chatparse.adapters import _build
 from chatparse.adapters._fields import as_count, as_text, dig
 from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._paths import is_file, passed_over
@@ -403,7 +404,7 @@ class _Catalog:
             return
         updated = _time(tab.get("lastSendTime"))
         self.tabs.append(
-            ConversationMeta(
+            _build.conversation_meta(
                 source=self.source,
                 id=tab["tabId"],
                 path=str(db),
@@ -468,7 +469,7 @@ class _Catalog:
         locator: dict[str, str] = {"kind": kind}
         if family:
             locator["subagents"] = " ".join(f"{parent}/{child}" for parent, child in family)
-        return ConversationMeta(
+        return _build.conversation_meta(
             source=self.source,
             id=found.id,
             path=str(db),
@@ -660,6 +661,10 @@ class _Ledger(Ledger):
 # --- composers -----------------------------------------------------------------------------------
 
 
+_UNDECODED: Final = object()
+"""What :attr:`_Bubble.kept` holds until the value is decoded (``None`` is JSON null)."""
+
+
 @define
 class _Bubble:
     """One bubble row of ``cursorDiskKV``, its value decoded when it is used.
@@ -677,7 +682,7 @@ class _Bubble:
     data: bytes | None
     """The value as stored (TEXT or BLOB); ``None`` for NULL, and for a number, which is no JSON
     text either."""
-    kept: tuple[bool, Any] | None = None
+    kept: Any = _UNDECODED
     """The decoded value, kept by the rare orderings that look into every bubble first."""
 
     @property
@@ -689,15 +694,17 @@ class _Bubble:
         """The value's text, for the rare bubble reported or kept raw; decoded only then."""
         return None if self.data is None else self.data.decode("utf-8", "replace")
 
-    def decode(self) -> tuple[bool, Any]:
-        """``(ok, value)``: whether the stored text is JSON (NULL is), and its value."""
-        return _loads(self.data) if self.kept is None else self.kept
+    def decode(self) -> Any:
+        """The decoded value: ``None`` for NULL, :class:`jsonvalue.Invalid` when not JSON."""
+        if self.kept is not _UNDECODED:
+            return self.kept
+        return None if self.data is None else jsonvalue.decode(self.data)
 
     def value(self) -> Any:
         """The decoded value (``None`` when not JSON), kept for the next :meth:`decode`."""
-        if self.kept is None:
-            self.kept = _loads(self.data)
-        return self.kept[1]
+        if self.kept is _UNDECODED:
+            self.kept = self.decode()
+        return None if isinstance(self.kept, jsonvalue.Invalid) else self.kept
 
     def inner_id(self) -> str | None:
         value = self.value()
@@ -715,15 +722,18 @@ def _read_bubbles(snapshot: Snapshot, composer_id: str) -> list[_Bubble]:
     # Keys are split on their first two colons (_split_bubble_key): after a composer id that holds
     # a colon, the bubble id starts at that colon rather than after the prefix.
     start = None if ":" in composer_id else len(prefix.encode())
-    bubbles = []
-    for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, prefix):
-        bubble_id = (
-            raw_key[start:].decode("utf-8", "replace")
-            if start is not None and type(raw_key) is bytes
-            else _split_bubble_key(_key_text(raw_key))[1]
+    return [
+        _Bubble(
+            (
+                raw_key[start:].decode("utf-8", "replace")
+                if start is not None and type(raw_key) is bytes
+                else _split_bubble_key(_key_text(raw_key))[1]
+            ),
+            raw_key,
+            stored if type(stored) is bytes else None,
         )
-        bubbles.append(_Bubble(bubble_id, raw_key, stored if type(stored) is bytes else None))
-    return bubbles
+        for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, prefix)
+    ]
 
 
 def _read_composer(
@@ -962,16 +972,16 @@ class _Builder:
         self.ids: set[str] = set()
 
     def add_row(self, bubble: _Bubble) -> None:
-        ok, value = bubble.decode()
-        if bubble.data is not None and not ok:
+        value = bubble.decode()
+        if isinstance(value, dict):  # the common case first
+            self._add(value, bubble.id, bubble)
+        elif isinstance(value, jsonvalue.Invalid):
             self.ledger.bad(bubble.where, "not valid JSON")
         elif value is None:
             self.ledger.skip("bubble row with a NULL value")
             self.ledger.warnings.append(f"{bubble.where}: NULL value, no message to show")
-        elif not isinstance(value, dict):
-            self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(value))
         else:
-            self._add(value, bubble.id, bubble)
+            self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(value))
 
     def add_inline(self, value: Any, index: int, where: str) -> None:
         if not isinstance(value, dict):
@@ -1009,14 +1019,16 @@ class _Builder:
         tool = bubble.get("toolFormerData")
         call = _tool_call(tool) if tool else None
         images = _images(payloads, bubble)
-        if _blank(text) and not (thinking or call or images):
+        if (not text or text.isspace()) and not (thinking or call or images):
             self.ledger.skip(f"empty {role} bubble")
             return
         self.ledger.use()
         counts = bubble.get("tokenCount")
+        message_id = self._unique(bubble_id) if bubble_id in self.ids else bubble_id
+        self.ids.add(message_id)
         self.messages.append(
-            Message(
-                id=self._unique(bubble_id),
+            _build.message(
+                id=message_id,
                 role=role,
                 text=text,
                 thinking=thinking,
@@ -1030,14 +1042,11 @@ class _Builder:
         )
 
     def _unique(self, bubble_id: str) -> str:
-        if bubble_id not in self.ids:  # the common case: an id not seen yet
-            self.ids.add(bubble_id)
-            return bubble_id
+        """``bubble_id`` made unique among the conversation's message ids: ``<id>#2``, ..."""
         candidate, n = bubble_id, 1
         while candidate in self.ids:
             n += 1
             candidate = f"{bubble_id}#{n}"
-        self.ids.add(candidate)
         return candidate
 
     def conversation(  # noqa: PLR0913 -- keyword-only fields, named at every call
@@ -1081,10 +1090,12 @@ def _strip_images(text: str) -> tuple[str, tuple[ImagePayload, ...]]:
 
 def _bubble_text(bubble: Mapping[str, Any]) -> str:
     """``text``; when it is empty, the legacy ``rawText``, else ``richText`` flattened."""
-    for name in ("text", "rawText"):
-        value = bubble.get(name)
-        if isinstance(value, str) and not _blank(value):
-            return value
+    text = bubble.get("text")
+    if isinstance(text, str) and text and not text.isspace():  # the common case, without a call
+        return text
+    raw = bubble.get("rawText")
+    if isinstance(raw, str) and not _blank(raw):
+        return raw
     rich = bubble.get("richText")
     if isinstance(rich, str) and not _blank(rich):
         ok, state = _loads(rich)
@@ -1140,7 +1151,8 @@ def _thinking(bubble: Mapping[str, Any]) -> str | None:
         texts = [text for text in map(_thought, blocks) if text]
         if texts:
             return "\n\n".join(texts)
-    return _thought(bubble.get("thinking"))
+    thinking = bubble.get("thinking")
+    return _thought(thinking) if thinking else None  # most bubbles have none
 
 
 def _thought(value: object) -> str | None:
@@ -1175,7 +1187,7 @@ def _tool_call(data: object) -> ToolCall | None:
     failed = True if status in FAILED_STATUSES else False if status in SUCCEEDED_STATUSES else None
     if output is not None:
         output = _strip_images(output)[0]
-    return ToolCall(
+    return _build.tool_call(
         id=_str(data.get("toolCallId")),
         name=name if isinstance(name, str) and name else f"tool {data.get('tool', '?')}",
         input=arguments,
@@ -1197,8 +1209,8 @@ def _images(payloads: tuple[ImagePayload, ...], bubble: Mapping[str, Any]) -> tu
             attached = ()
     if not (payloads or attached):
         return ()
-    pasted = [ImageRef(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
-    return (*pasted, *(ImageRef() for _ in attached))
+    pasted = [_build.image(media_type=p.media_type, byte_size=p.byte_size) for p in payloads]
+    return (*pasted, *(_build.image() for _ in attached))
 
 
 def _model(bubble: Mapping[str, Any]) -> str | None:
@@ -1218,7 +1230,7 @@ def _usage(counts: object, conversation_id: str, bubble_id: str) -> Usage | None
     output_tokens = as_count(counts.get("outputTokens"))
     if not (input_tokens or output_tokens):
         return None
-    return Usage(
+    return _build.usage(
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         dedup_key=f"cursor:{conversation_id}:{bubble_id}",
@@ -1279,6 +1291,12 @@ def _fingerprint(*parts: str) -> str:
 
 def _time(value: object) -> datetime | None:
     """A time stored as epoch milliseconds or ISO-8601 text (a zone-less one is taken as UTC)."""
+    if isinstance(value, str):  # first: every bubble has one
+        try:
+            stamp = datetime.fromisoformat(value)
+        except ValueError:  # also for ""
+            return None
+        return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if value <= 0:
             return None
@@ -1286,12 +1304,6 @@ def _time(value: object) -> datetime | None:
             return datetime.fromtimestamp(value / 1000, UTC)
         except (OverflowError, OSError, ValueError):
             return None
-    if isinstance(value, str) and value:
-        try:
-            stamp = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-        return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
     return None
 
 
