@@ -36,6 +36,7 @@ a blob read gives TEXT as stored.
 
 from __future__ import annotations
 
+import operator
 import os
 import sqlite3
 import time
@@ -78,6 +79,7 @@ _WAL_FORMAT = 2
 # how much memory a batch holds, whatever the size of the table.
 _BATCH_ROWS = 1000
 _BATCH_BYTES = 8 * 1024 * 1024
+"""Counted over the last column asked for, which is the value wherever values are read."""
 _BATCH_SECONDS = 0.005
 # The limits are checked after every chunk of this many rows, not after every row: a size sum and
 # a clock read per row cost more than SQLite's own work on small rows. A batch may so overrun its
@@ -87,6 +89,9 @@ _CHUNK_ROWS = 32
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _T = TypeVar("_T")
+
+_LAST = operator.itemgetter(-1)
+_ALL_BUT_LAST = operator.itemgetter(slice(None, -1))
 
 
 @frozen
@@ -255,7 +260,7 @@ class Snapshot:
             f"{select} WHERE {key} > CAST(? AS TEXT){bound}{order}",
             lambda last: (last[at], *upper),
         )
-        return (row[:-1] for row in rows) if extra else rows
+        return map(_ALL_BUT_LAST, rows) if extra else rows
 
     def iter_rows(
         self,
@@ -380,10 +385,10 @@ class Snapshot:
                 started = time.monotonic()
                 while chunk := cursor.fetchmany(_CHUNK_ROWS):
                     rows += chunk
-                    # A list, not a generator: this runs for every row read, and is cheaper so.
-                    size += sum(
-                        [len(value) for row in chunk for value in row if type(value) is bytes]
-                    )
+                    try:  # summed in C: per row in Python, it cost 1.3k instructions a row
+                        size += sum(map(len, map(_LAST, chunk)))
+                    except TypeError:  # a NULL, INTEGER or REAL among them
+                        size += sum([len(v) for v in map(_LAST, chunk) if type(v) is bytes])
                     if size >= _BATCH_BYTES or time.monotonic() - started >= _BATCH_SECONDS:
                         return rows, True
         except sqlite3.Error as exc:
