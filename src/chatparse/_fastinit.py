@@ -56,18 +56,18 @@ def fast_init(cls: type[_T]) -> type[_T]:
 
 
 def fast_constructor(cls: Callable[_P, _T]) -> Callable[_P, _T]:
-    """A function that builds ``cls`` from the same keywords as ``cls(...)``, 3-4x faster.
+    """A function that builds ``cls`` from the same keywords as ``cls(...)``, and cheaper.
 
     Calling a class with keywords costs CPython about 6k instructions before ``__init__`` runs
     (``type.__call__`` packs the keywords into a dict, then unpacks them for ``__init__``);
-    calling a function with the same keywords, about 2k. Code that builds one object per
-    record, as adapters do, calls this instead of the class. ``cls`` must have gone through
-    :func:`fast_init`, so that both build the same object.
+    calling a function with the same keywords, about 2k: a ``Message`` takes 7.9k instructions
+    this way, 13.4k through the class after :func:`fast_init`. Code that builds one object per
+    record, as adapters do, calls this instead of the class.
     """
     if not isinstance(cls, type):
         msg = f"fast_constructor takes a class, got {cls!r}"
         raise TypeError(msg)
-    build = _compile(cls, cls.__init__, constructor=True)  # type: ignore[misc] # reading it
+    build = _compile(cls, None, constructor=True)
     build.__annotations__ = {**cls.__init__.__annotations__, "return": cls.__name__}  # type: ignore[misc]
     build.__doc__ = f"Build a :class:`{cls.__qualname__}`: the same as calling the class."
     return build  # type: ignore[no-any-return] # generated with cls's own signature
@@ -82,12 +82,13 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
     namespace: dict[str, Any] = {
         "_cls": cls,
         "_twin": twin,
-        "_new": object.__new__,
-        "_set_class": object.__setattr__,
-        "_attrs_init": original,
         "_NOTHING": attrs.NOTHING,
         "_validators_disabled": attrs.validators.get_disabled,
     }
+    if constructor:
+        namespace["_new"] = object.__new__
+    else:
+        namespace |= {"_set_class": object.__setattr__, "_attrs_init": original}
     params: list[str] = []
     writes: list[str] = []
     checks: list[str] = []
