@@ -203,6 +203,41 @@ def test_fingerprint_follows_only_the_composers_own_rows(tmp_path: Path) -> None
     assert after["a"].fingerprint.startswith("cursor:")
 
 
+def test_fingerprint_follows_a_removed_bubble_and_a_sub_agents_rows(tmp_path: Path) -> None:
+    """A bubble row removed changes its composer's fingerprint; a sub-agent's rows change the
+    fingerprint of its root and of its own parsed meta."""
+    db = global_db(
+        tmp_path,
+        [
+            document("p", ["p1"]),
+            bubble("p", "p1", 2, toolFormerData={"name": "task", "toolCallId": "t1"}),
+            bubble("p", "p2"),
+            document("task-t1", ["s1"]),
+            bubble("task-t1", "s1"),
+        ],
+    )
+    before = scan(tmp_path)
+    child_before = parse(before["p"]).subagents[0].meta.fingerprint
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute("DELETE FROM cursorDiskKV WHERE key = 'bubbleId:p:p2'")
+    removed = scan(tmp_path)
+    assert removed["p"].fingerprint != before["p"].fingerprint
+    put(db, "cursorDiskKV", *bubble("task-t1", "s2"))
+    after = scan(tmp_path)
+    assert after["p"].fingerprint != removed["p"].fingerprint
+    assert parse(after["p"]).subagents[0].meta.fingerprint != child_before
+
+
+def test_a_bubble_key_naming_no_composer_lists_nothing(tmp_path: Path) -> None:
+    """``bubbleId:<x>`` without a second colon is no bubble of any composer (parse reads
+    ``bubbleId:<id>:`` only): it does not make an empty conversation ``x``."""
+    global_db(
+        tmp_path,
+        [("bubbleId:x", {"type": 1, "text": "stray"}), document("c1", ["b"]), bubble("c1", "b")],
+    )
+    assert list(scan(tmp_path)) == ["c1"]
+
+
 def test_fingerprint_is_stable_across_scans(tmp_path: Path) -> None:
     """Scanning an unchanged store twice gives the same fingerprints."""
     global_db(tmp_path, [document("a", ["a1"]), bubble("a", "a1")])

@@ -10,13 +10,14 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatparse.decoders import sqlite
-from chatparse.decoders.sqlite import Row, open_snapshot, prefix_range
+from chatparse.decoders.sqlite import KeyRun, Row, open_snapshot, prefix_range
 from chatparse.errors import SourceUnavailableError
 
 JOURNAL_MODES = ["delete", "wal"]
@@ -299,6 +300,74 @@ def test_iter_prefix_agrees_with_startswith(stored: list[str], prefix: str) -> N
 
 
 # -- errors ---------------------------------------------------------------------------------------
+
+
+def runs_by_hand(rows: list[tuple[int, str]], prefix: str, separator: str) -> list[KeyRun]:
+    """What :meth:`Snapshot.key_runs` should yield, worked out in Python from every key."""
+    found: dict[str, list[int]] = {}
+    for rowid, key in rows:
+        name, cut, _ = key.removeprefix(prefix).partition(separator)
+        if key.startswith(prefix) and cut:
+            found.setdefault(name, []).append(rowid)
+    return [
+        KeyRun(name, len(rowids), max(rowids), sum(rowids))
+        for name, rowids in sorted(found.items(), key=lambda item: (item[0] + separator).encode())
+    ]
+
+
+_KEY_TEXT = "ab:;\x00é\U0010ffff"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(_KEY_TEXT, max_size=6), unique=True, max_size=12),
+    st.text(_KEY_TEXT, max_size=2),
+    st.sampled_from([":", ";", "é", "\x00", "b:"]),
+    st.sampled_from([1, 2, 1000]),
+    st.lists(st.integers(0, 11), max_size=4),
+)
+def test_key_runs_agree_with_grouping_every_key(
+    stored: list[str], prefix: str, separator: str, batch_rows: int, rewritten: list[int]
+) -> None:
+    """Each run is the keys sharing ``prefix + name + separator``, counted as Python would.
+
+    Also across batches, and after rows are replaced (new rowids) or removed.
+    """
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "db"
+        make_db(path, "delete", dict.fromkeys(stored, "v"))
+        with closing(sqlite3.connect(path)) as connection, connection:
+            for index in rewritten:
+                if index < len(stored):
+                    connection.execute("INSERT INTO kv VALUES (?, 'again')", (stored[index],))
+            if len(stored) > 1:
+                connection.execute("DELETE FROM kv WHERE key = ?", (stored[-1],))
+            rows = connection.execute("SELECT rowid, key FROM kv").fetchall()
+        with open_snapshot(path) as snapshot, mock.patch.object(sqlite, "_BATCH_ROWS", batch_rows):
+            runs = list(snapshot.key_runs("kv", prefix, separator=separator))
+            one_by_one = [
+                snapshot.key_run("kv", prefix, run.name, separator=separator) for run in runs
+            ]
+    assert runs == runs_by_hand(rows, prefix, separator)
+    assert one_by_one == runs
+
+
+def test_key_runs_leave_out_keys_without_a_separator(tmp_path: Path) -> None:
+    """``p:a`` has no separator after the prefix ``p:``: it is in no run, and hides none."""
+    path = tmp_path / "db"
+    make_db(path, "wal", dict.fromkeys(["p:a", "p:a-b:1", "p:a:1", "p:a:2", "p:ab", "q:a:1"], "v"))
+    with open_snapshot(path) as snapshot:
+        runs = list(snapshot.key_runs("kv", "p:"))
+        assert snapshot.key_run("kv", "p:", "ab") is None
+    assert runs == [KeyRun("a-b", 1, 2, 2), KeyRun("a", 2, 4, 7)]
+
+
+def test_key_runs_refuse_an_empty_separator(tmp_path: Path) -> None:
+    """Every key would be in no run: an empty separator is a mistake, said at once."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"p:a:1": "v"})
+    with open_snapshot(path) as snapshot, pytest.raises(ValueError, match="separator"):
+        list(snapshot.key_runs("kv", "p:", separator=""))
 
 
 def test_a_missing_file_is_unavailable(tmp_path: Path) -> None:

@@ -56,7 +56,14 @@ from chatparse.adapters._vscode import (
     workspace_project_path,
 )
 from chatparse.decoders import value as jsonvalue
-from chatparse.decoders.sqlite import BUSY_TIMEOUT, Row, Snapshot, open_snapshot, prefix_range
+from chatparse.decoders.sqlite import (
+    BUSY_TIMEOUT,
+    KeyRun,
+    Row,
+    Snapshot,
+    open_snapshot,
+    prefix_range,
+)
 from chatparse.decoders.text import ImagePayload, strip_data_uri_images
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
@@ -327,7 +334,7 @@ class _Found:
     document_digest: str = ""
     inline: tuple[Path, _Stat, str] | None = None
     bubble_db: tuple[Path, _Stat] | None = None
-    bubble_keys: list[tuple[str, int]] = field(factory=list)
+    bubbles: KeyRun | None = None
     listed_by_workspace: bool = False
 
 
@@ -361,13 +368,16 @@ class _Catalog:
             found.inline = (db, stat, _digest(entry))
 
     def add_document(
-        self, composer_id: str, rowid: int, raw: str | None, db: Path, st: _Stat
+        self, composer_id: str, rowid: int, stored: object, db: Path, st: _Stat
     ) -> None:
-        """A ``composerData`` row: its times, name, project and parent, and its digest."""
+        """A ``composerData`` row: its times, name, project and parent, and its digest.
+
+        ``stored`` is the value as read raw (:data:`~chatparse.decoders.sqlite.RawRow`).
+        """
         found = self.composer(composer_id)
         found.document = (db, st)
-        found.document_digest = _digest((rowid, raw))
-        ok, document = _loads(raw) if raw is not None else (False, None)
+        found.document_digest = _document_digest(rowid, stored)
+        ok, document = _loads(stored) if type(stored) is bytes else (False, None)
         if not ok or not isinstance(document, dict):
             return
         found.name = _clean_title(document.get("name"))
@@ -378,13 +388,11 @@ class _Catalog:
         if isinstance(parent, str) and parent and parent != composer_id:
             self.parents[composer_id] = parent
 
-    def add_bubble_keys(
-        self, composer_id: str, keys: Iterable[tuple[str, int]], db: Path, st: _Stat
-    ) -> None:
-        """Bubble rows of ``composer_id``, by key and rowid (their values are read by parse)."""
-        found = self.composer(composer_id)
+    def add_bubbles(self, bubbles: KeyRun, db: Path, st: _Stat) -> None:
+        """The bubble rows of one composer, counted (their values are read by parse)."""
+        found = self.composer(bubbles.name)
         found.bubble_db = (db, st)
-        found.bubble_keys.extend(keys)
+        found.bubbles = bubbles
 
     def unparented_tasks(self) -> list[str]:
         """Sub-agent composers (``task-<toolCallId>``) whose document names no parent."""
@@ -458,7 +466,7 @@ class _Catalog:
         kind = content[0] if content is not None else COMPOSER
         if kind == INLINE and found.inline is not None:
             return found.inline[2]
-        return _digest((found.document_digest, sorted(found.bubble_keys)))
+        return _composer_digest(found.document_digest, found.bubbles)
 
     def _meta(self, found: _Found, family: list[tuple[str, str]]) -> ConversationMeta:
         content = self._content(found)
@@ -537,12 +545,11 @@ def _read_global(catalog: _Catalog, snapshot: Snapshot) -> None:
     if DISK_KV not in snapshot.tables():
         return
     db, stat = snapshot.path, _stat(snapshot.path)
-    for row in snapshot.iter_prefix(DISK_KV, COMPOSER_PREFIX):
-        key, raw = row.values
-        composer_id = str(key)[len(COMPOSER_PREFIX) :]
-        catalog.add_document(composer_id, row.rowid, as_text(raw), db, stat)
-    for composer_id, group in _by_composer(_bubble_keys(snapshot, BUBBLE_PREFIX)):
-        catalog.add_bubble_keys(composer_id, group, db, stat)
+    for rowid, key, stored in snapshot.iter_prefix_raw(DISK_KV, COMPOSER_PREFIX):
+        composer_id = _key_text(key)[len(COMPOSER_PREFIX) :]
+        catalog.add_document(composer_id, rowid, stored, db, stat)
+    for bubbles in snapshot.key_runs(DISK_KV, BUBBLE_PREFIX):
+        catalog.add_bubbles(bubbles, db, stat)
     for child in catalog.unparented_tasks():
         parent = _task_parent(snapshot, child)
         if parent is not None:
@@ -561,38 +568,6 @@ def _is_sqlite(path: Path) -> bool:
             return stream.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
-
-
-def _bubble_keys(snapshot: Snapshot, prefix: str) -> list[tuple[str, int]]:
-    """The key and rowid of every bubble row whose key starts with ``prefix``; not the values.
-
-    Read raw, and decoded here as :func:`_key_text` does: a ``Row``, or a call, per key would
-    cost more than SQLite's walk of the key index.
-    """
-    rows = snapshot.iter_prefix_raw(DISK_KV, prefix, columns=("key",))
-    return [
-        (key.decode("utf-8", "replace") if type(key) is bytes else _key_text(key), rowid)
-        for rowid, key in rows
-    ]
-
-
-def _by_composer(keys: Iterable[tuple[str, int]]) -> Iterator[tuple[str, list[tuple[str, int]]]]:
-    """Bubble keys (in key order) grouped by the composer each names, one group per run.
-
-    In key order the rows of one composer (``bubbleId:<id>:…``) come one after another, so a key
-    is split only where a run starts; the rest of the run is told by its prefix.
-    """
-    composer_id, prefix = "", None
-    group: list[tuple[str, int]] = []
-    for item in keys:
-        if prefix is None or not item[0].startswith(prefix):
-            if group:
-                yield composer_id, group
-            composer_id = _split_bubble_key(item[0])[0]
-            prefix, group = f"{BUBBLE_PREFIX}{composer_id}:", []
-        group.append(item)
-    if group:
-        yield composer_id, group
 
 
 def _key_text(key: object) -> str:
@@ -883,14 +858,14 @@ def _time_order(bubble: _Bubble) -> tuple[bool, datetime, str]:
 
 def _child_meta(parent: ConversationMeta, child: str, snapshot: Snapshot) -> ConversationMeta:
     """The meta of a sub-agent composer, fingerprinted from its own rows."""
-    row = snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{child}")
-    document_digest = _digest((row.rowid, as_text(row.values[0]))) if row is not None else ""
-    keys = sorted(_bubble_keys(snapshot, f"{BUBBLE_PREFIX}{child}:"))
+    row = snapshot.get_raw(DISK_KV, f"{COMPOSER_PREFIX}{child}")
+    document_digest = _document_digest(*row) if row is not None else ""
+    bubbles = snapshot.key_run(DISK_KV, BUBBLE_PREFIX, child)
     return ConversationMeta(
         source=parent.source,
         id=child,
         path=parent.path,
-        fingerprint=_fingerprint(_digest((document_digest, keys))),
+        fingerprint=_fingerprint(_composer_digest(document_digest, bubbles)),
         size=parent.size,
         mtime=parent.mtime,
         project_path=parent.project_path,
@@ -1282,6 +1257,26 @@ def _loads(text: str | bytes | None) -> tuple[bool, Any]:
 def _digest(value: object) -> str:
     """A stable hash of a decoded value (dicts keep their stored key order)."""
     return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _document_digest(rowid: int, stored: object) -> str:
+    """A composer document's row as stored: its ``rowid`` and its bytes (NULL, a number: repr).
+
+    The bytes, not the decoded text: a ``repr`` of 5 KB of text cost as much as decoding it.
+    """
+    digest = hashlib.sha256(b"%d\x1f" % rowid)
+    digest.update(stored if type(stored) is bytes else repr(stored).encode())
+    return digest.hexdigest()
+
+
+def _composer_digest(document_digest: str, bubbles: KeyRun | None) -> str:
+    """A composer's own data: its document, and its bubble rows counted by :class:`KeyRun`.
+
+    The bubble rows are counted by SQLite rather than read: a bubble added, removed or
+    rewritten (Cursor replaces the row, which gives it a new ``rowid``) changes the count.
+    """
+    counts = (bubbles.rows, bubbles.max_rowid, bubbles.rowid_sum) if bubbles else ()
+    return _digest((document_digest, counts))
 
 
 def _fingerprint(*parts: str) -> str:

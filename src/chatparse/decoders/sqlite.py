@@ -52,6 +52,7 @@ from chatparse.errors import SourceUnavailableError
 
 __all__ = [
     "BUSY_TIMEOUT",
+    "KeyRun",
     "RawRow",
     "Row",
     "Snapshot",
@@ -107,6 +108,30 @@ class Row:
     table: str
     rowid: int
     values: tuple[Value, ...]
+
+
+@frozen
+class KeyRun:
+    """The rows whose keys start with ``prefix + name + separator``, counted but not read.
+
+    Made to tell cheaply whether a group of rows changed: SQLite gives a row that is inserted,
+    or replaced (``INSERT OR REPLACE``, or a key declared ``UNIQUE ON CONFLICT REPLACE``), a
+    ``rowid`` above every other in the table, so adding, removing or replacing a row of the run
+    changes ``rows``, ``max_rowid`` or ``rowid_sum``. An ``UPDATE`` in place changes none of
+    them, and neither does deleting the table's last row and inserting another into the run,
+    which may reuse its ``rowid``.
+
+    Attributes:
+        name: What the keys hold between the prefix and the first separator after it.
+        rows: How many rows the run has (at least one).
+        max_rowid: The largest ``rowid`` among them.
+        rowid_sum: The sum of their ``rowid`` values.
+    """
+
+    name: str
+    rows: int
+    max_rowid: int
+    rowid_sum: int
 
 
 def backend_name() -> str:
@@ -261,6 +286,49 @@ class Snapshot:
             lambda last: (last[at], *upper),
         )
         return map(_ALL_BUT_LAST, rows) if extra else rows
+
+    def key_runs(self, table: str, prefix: str, *, separator: str = ":") -> Iterator[KeyRun]:
+        """Yield a :class:`KeyRun` per name ``N`` such that keys ``prefix + N + separator…`` exist.
+
+        In key order. The keys are walked by SQLite alone, from one run to the next through the
+        key index, and never reach Python: for 100,000 keys in 1,000 runs this takes a quarter
+        of the time of reading the keys. A key with no ``separator`` after ``prefix`` is in no
+        run. The key column is ``key``, and must be unique (as in ``cursorDiskKV``). Each batch
+        is one statement; two batches may see different commits.
+
+        Raises:
+            ValueError: ``separator`` is empty.
+        """
+        if not separator:
+            msg = "separator must not be empty"
+            raise ValueError(msg)
+        low, high = prefix_range(prefix)
+        sql = _key_runs_sql(table, bounded=high is not None)
+        mark, stop = prefix_range(separator)  # a separator is never all 0xFF bytes: stop is set
+        assert stop is not None  # noqa: S101 -- UTF-8 text holds no 0xFF byte
+        fixed = (low, mark, stop, *(() if high is None else (high,)))
+        rows = self._rows(
+            table, sql, (low, *fixed), sql, lambda last: (low + last[1] + stop, *fixed)
+        )
+        for _, name, stats in rows:
+            count, max_rowid, rowid_sum = map(int, stats.split())
+            yield KeyRun(name.decode("utf-8", "replace"), count, max_rowid, rowid_sum)
+
+    def key_run(self, table: str, prefix: str, name: str, *, separator: str = ":") -> KeyRun | None:
+        """The run that :meth:`key_runs` yields for ``name``, or ``None`` when it has no rows.
+
+        ``name`` should hold no ``separator``: its run would be that of its part before the
+        first one.
+        """
+        low, high = prefix_range(f"{prefix}{name}{separator}")
+        bound = "" if high is None else " AND key < CAST(? AS TEXT)"
+        sql = (
+            "SELECT count(*), max(rowid), sum(rowid) "  # noqa: S608 -- the table name is quoted
+            f"FROM {_quote(table)} WHERE key >= CAST(? AS TEXT){bound}"
+        )
+        params = (low,) if high is None else (low, high)
+        (count, max_rowid, rowid_sum), *_ = self._batch(table, sql, params)[0]
+        return KeyRun(name, count, max_rowid, rowid_sum) if count else None
 
     def iter_rows(
         self,
@@ -430,6 +498,48 @@ class Snapshot:
         if not self._immutable:
             return False
         return _exists(self.path, "-wal") or _stamp(self.path) != self._stamp
+
+
+def _key_runs_sql(table: str, *, bounded: bool) -> str:
+    """The statement behind :meth:`Snapshot.key_runs`: one row per run, from the key ``?1`` on.
+
+    Parameters, all UTF-8 bytes: ``?1`` where to start, ``?2`` the prefix, ``?3`` the separator,
+    ``?4`` the separator's :func:`prefix_range` bound, ``?5`` the end of the prefix's range (absent
+    when unbounded). A recursive query steps from the first key of one run to the first key at or
+    after the end of that run (``prefix + name`` and the bound after the separator), so each step
+    is one index search. Keys are cut as bytes (``CAST … AS BLOB``): as text, SQLite's
+    ``length`` and ``instr`` stop at a NUL character.
+    a key with no separator is a run of its own that the outer query leaves out. Rows are
+    ``(rowid of the first key, name, "rows max sum")``: one subquery counts all three, where
+    three subqueries would walk the run three times.
+    """
+    kv = _quote(table)
+    end = " AND key < CAST(?5 AS TEXT)" if bounded else ""
+    at = "length(?2)"  # where the name starts, less one
+    key = "CAST(first AS BLOB)"
+    cut = f"instr(substr({key}, {at} + 1), ?3)"  # where the separator is, from there on
+    stop = (
+        f"CAST(CASE WHEN {cut} > 0 THEN substr({key}, 1, {at} + {cut} - 1) || ?4 ELSE first END"
+        " AS TEXT)"
+    )
+    return f"""
+        WITH RECURSIVE run(first) AS (
+            SELECT (SELECT key FROM {kv} WHERE key >= CAST(?1 AS TEXT){end} ORDER BY key LIMIT 1)
+            UNION ALL
+            SELECT (
+                SELECT key FROM {kv} WHERE key >= {stop} AND key > first{end} ORDER BY key LIMIT 1
+            )
+            FROM run WHERE first IS NOT NULL
+        )
+        SELECT
+            (SELECT rowid FROM {kv} WHERE key = first),
+            substr({key}, {at} + 1, {cut} - 1),
+            (
+                SELECT count(*) || ' ' || max(rowid) || ' ' || sum(rowid) FROM {kv}
+                WHERE key >= CAST(substr({key}, 1, {at} + {cut}) AS TEXT) AND key < {stop}
+            )
+        FROM run WHERE first IS NOT NULL AND {cut} > 0 LIMIT {_BATCH_ROWS}
+    """  # noqa: S608 -- the table name is quoted
 
 
 def _read_header(path: Path, name: str) -> bytes:
