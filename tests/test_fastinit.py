@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import linecache
 import pickle
 import typing
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatparse import model
+from chatparse import _fastinit, model
 from chatparse._fastinit import fast_constructor, fast_init
 from chatparse.adapters import _build
 
@@ -111,13 +112,31 @@ def test_init_called_again_with_a_bad_value_leaves_the_object_intact() -> None:
         message.text = "changed"  # type: ignore[misc]
 
 
-def test_disabled_validators_are_honoured_as_attrs_does() -> None:
+@pytest.mark.parametrize("flag", ["attrs' own flag", "the public call"])
+def test_disabled_validators_are_honoured_as_attrs_does(
+    flag: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Validators are skipped while attrs has them disabled, asked either way.
+
+    The flag attrs' own code reads, or, for an attrs version without it, the public
+    ``attrs.validators.get_disabled()``.
+    """
+    if flag == "the public call":
+        fallback = (
+            "not _validators_disabled()",
+            {"_validators_disabled": attrs.validators.get_disabled},
+        )
+        monkeypatch.setattr(_fastinit, "_VALIDATORS_RUN", fallback)
+    source = "<chatparse constructor of Message>"
+    monkeypatch.setitem(linecache.cache, source, linecache.cache[source])  # the real one, after
+    build = fast_constructor(model.Message)
+    assert _fastinit._VALIDATORS_RUN[0] in inspect.getsource(build)
     robot: Any = "robot"  # not a Role: typed Any to get past the type checker
     with attrs.validators.disabled():
         assert model.Message(id="m", role=robot).role == robot
-        assert _build.message(id="m", role=robot).role == robot
+        assert build(id="m", role=robot).role == robot
     with pytest.raises(ValueError, match="role must be one of"):
-        _build.message(id="m", role=robot)
+        build(id="m", role=robot)
 
 
 @pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda cls: cls.__name__)

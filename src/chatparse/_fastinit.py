@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
 
+import attr._config
 import attrs
 
 __all__ = ["fast_constructor", "fast_init"]
@@ -38,6 +39,16 @@ _T = TypeVar("_T")
 _P = ParamSpec("_P")
 
 _INDENT: Final = "    "
+
+# Whether validators run: attrs' generated ``__init__`` reads this flag of its own ``_config``
+# module, where ``attrs.validators.get_disabled()`` takes two calls per object to say the same.
+# Read the same way here, when this attrs version has it; else through the public call.
+_ATTRS_CONFIG: Final = attr._config  # noqa: SLF001 -- the module attrs' own __init__ reads
+_VALIDATORS_RUN: Final[tuple[str, dict[str, Any]]] = (
+    ("_attrs_config._run_validators is True", {"_attrs_config": _ATTRS_CONFIG})
+    if isinstance(getattr(_ATTRS_CONFIG, "_run_validators", None), bool)
+    else ("not _validators_disabled()", {"_validators_disabled": attrs.validators.get_disabled})
+)
 
 
 def fast_init(cls: type[_T]) -> type[_T]:
@@ -83,7 +94,7 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
         "_cls": cls,
         "_twin": twin,
         "_NOTHING": attrs.NOTHING,
-        "_validators_disabled": attrs.validators.get_disabled,
+        **_VALIDATORS_RUN[1],
     }
     if constructor:
         namespace["_new"] = object.__new__
@@ -98,7 +109,7 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
         writes.append(write)
         checks += [check] if check else []
 
-    validation = ["if not _validators_disabled():", *(_INDENT + check for check in checks)]
+    validation = [f"if {_VALIDATORS_RUN[0]}:", *(_INDENT + check for check in checks)]
     if constructor:
         # A new object is only ever seen by this function, so no clean-up is needed if a
         # converter raises half-way: the half-built twin is simply dropped.

@@ -477,3 +477,16 @@ def test_explain_says_where_it_looks(tmp_path: Path) -> None:
     assert f"{tmp_path / '.codex' / 'sessions'}: 1 rollout file(s)" in lines
     assert f"{tmp_path / '.codex' / 'archived_sessions'}: missing" in lines
     assert isinstance(CodexAdapter(), chatparse.adapter.Explainer)
+
+
+def test_prompt_images_that_are_not_lists_hold_no_image(tmp_path: Path) -> None:
+    """``images: 1`` (a damaged line, found by fuzzing) used to raise and lose the whole file."""
+    path = rollout(
+        tmp_path,
+        [
+            meta_line(),
+            event(1, type="user_message", message="hi", images=1, local_images=["/a.png"]),
+        ],
+    )
+    (message,) = parse_file(path).messages
+    assert (message.text, len(message.images)) == ("hi", 1)

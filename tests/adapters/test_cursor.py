@@ -175,9 +175,9 @@ def test_secret_keys_are_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     # Every read of every kind (get, iter_prefix, iter_prefix_raw, iter_rows) is one or more
     # batches: watching them watches every query.
-    def batch(self: sqlite_decoder.Snapshot, table: str, *args: Any) -> Any:
+    def batch(self: sqlite_decoder.Snapshot, table: str, *args: Any, **kwargs: Any) -> Any:
         queried.append((self.path.parent.name, table))
-        return real_batch(self, table, *args)
+        return real_batch(self, table, *args, **kwargs)
 
     monkeypatch.setattr(sqlite_decoder.Snapshot, "_batch", batch)
     conversations = [parse(meta) for meta in scan(tmp_path).values()]
@@ -204,8 +204,10 @@ def test_fingerprint_follows_only_the_composers_own_rows(tmp_path: Path) -> None
 
 
 def test_fingerprint_follows_a_removed_bubble_and_a_sub_agents_rows(tmp_path: Path) -> None:
-    """A bubble row removed changes its composer's fingerprint; a sub-agent's rows change the
-    fingerprint of its root and of its own parsed meta."""
+    """A bubble row removed changes its composer's fingerprint.
+
+    A sub-agent's new row changes the fingerprint of its root and of its own parsed meta.
+    """
     db = global_db(
         tmp_path,
         [
@@ -229,13 +231,31 @@ def test_fingerprint_follows_a_removed_bubble_and_a_sub_agents_rows(tmp_path: Pa
 
 
 def test_a_bubble_key_naming_no_composer_lists_nothing(tmp_path: Path) -> None:
-    """``bubbleId:<x>`` without a second colon is no bubble of any composer (parse reads
-    ``bubbleId:<id>:`` only): it does not make an empty conversation ``x``."""
+    """``bubbleId:<x>`` without a second colon is no bubble of any composer.
+
+    Parse reads ``bubbleId:<id>:`` only, so it does not make an empty conversation ``x``.
+    """
     global_db(
         tmp_path,
         [("bubbleId:x", {"type": 1, "text": "stray"}), document("c1", ["b"]), bubble("c1", "b")],
     )
     assert list(scan(tmp_path)) == ["c1"]
+
+
+def test_composer_ids_that_decode_alike_share_one_fingerprint(tmp_path: Path) -> None:
+    """Ids 0xFE and 0xFF (invalid UTF-8) both read as U+FFFD: a write to either one counts."""
+    db = global_db(tmp_path, [])
+
+    def add(key: bytes) -> None:
+        with closing(sqlite3.connect(db)) as connection, connection:
+            row = (key, json.dumps({"type": 1, "text": "hi"}))
+            connection.execute("INSERT INTO cursorDiskKV VALUES (CAST(? AS TEXT), ?)", row)
+
+    add(b"bubbleId:\xfe:1")
+    add(b"bubbleId:\xff:1")
+    before = scan(tmp_path)["\ufffd"].fingerprint
+    add(b"bubbleId:\xfe:2")
+    assert scan(tmp_path)["\ufffd"].fingerprint != before
 
 
 def test_fingerprint_is_stable_across_scans(tmp_path: Path) -> None:

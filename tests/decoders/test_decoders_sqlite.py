@@ -10,10 +10,11 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chatparse.decoders import sqlite
@@ -216,9 +217,9 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reads: list[str] = []
     read = sqlite.Snapshot._read
 
-    def counting(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+    def counting(self: sqlite.Snapshot, sql: str, *args: Any) -> object:
         reads.append(sql)
-        return read(self, sql, params, after)  # type: ignore[arg-type]
+        return read(self, sql, *args)
 
     monkeypatch.setattr(sqlite.Snapshot, "_read", counting)
     return reads
@@ -315,14 +316,18 @@ def runs_by_hand(rows: list[tuple[int, str]], prefix: str, separator: str) -> li
     ]
 
 
-_KEY_TEXT = "ab:;\x00é\U0010ffff"
+# "à" shares its first byte with "é", and "0" sorts below ":": keys between a separator's first
+# byte and the rest of it, or right after a name.
+_KEY_TEXT = "ab:;\x00éà0\U0010ffff"
 
 
 @settings(max_examples=60, deadline=None)
+@example(["p:ab:1", "p:ab", "z"], "p:", "b:", 1000, [])  # between a separator's bytes
+@example(["p:aé1", "p:aà", "z"], "p:", "é", 1000, [])  # "à" and "é" share a first byte
 @given(
     st.lists(st.text(_KEY_TEXT, max_size=6), unique=True, max_size=12),
     st.text(_KEY_TEXT, max_size=2),
-    st.sampled_from([":", ";", "é", "\x00", "b:"]),
+    st.sampled_from([":", ";", "é", "\x00", "b:", "::"]),
     st.sampled_from([1, 2, 1000]),
     st.lists(st.integers(0, 11), max_size=4),
 )
@@ -363,11 +368,56 @@ def test_key_runs_leave_out_keys_without_a_separator(tmp_path: Path) -> None:
 
 
 def test_key_runs_refuse_an_empty_separator(tmp_path: Path) -> None:
-    """Every key would be in no run: an empty separator is a mistake, said at once."""
+    """Every key would be in no run: an empty separator is a mistake, said at the call."""
     path = tmp_path / "db"
     make_db(path, "delete", {"p:a:1": "v"})
     with open_snapshot(path) as snapshot, pytest.raises(ValueError, match="separator"):
-        list(snapshot.key_runs("kv", "p:", separator=""))
+        snapshot.key_runs("kv", "p:", separator="")
+
+
+def test_key_runs_add_up_rowids_past_64_bits(tmp_path: Path) -> None:
+    """SQLite's ``sum`` raises past 2**63; the rowids of a run are summed exactly all the same."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {})
+    big = [2**62 + 1, 2**62 + 2, 2**63 - 1]
+    with closing(sqlite3.connect(path)) as connection, connection:
+        for n, rowid in enumerate(big):
+            connection.execute("INSERT INTO kv (rowid, key) VALUES (?, ?)", (rowid, f"p:a:{n}"))
+        connection.execute("INSERT INTO kv (rowid, key) VALUES (-5, 'p:b:1')")
+    with open_snapshot(path) as snapshot:
+        runs = list(snapshot.key_runs("kv", "p:"))
+        assert snapshot.key_run("kv", "p:", "a") == runs[0]
+    assert runs == [KeyRun("a", 3, 2**63 - 1, sum(big)), KeyRun("b", 1, -5, -5)]
+
+
+def test_key_runs_go_on_after_keys_in_no_run_at_every_batch_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With every batch cut after one key, the walk resumes after keys that are in no run.
+
+    Each key it steps to is a row of its own, so a long stretch of such keys does not hold the
+    read transaction past the batch's time limit.
+    """
+    path = tmp_path / "db"
+    make_db(
+        path, "delete", dict.fromkeys(["p:a", "p:a\x00", "p:a:1", "p:b", "p:c:1", "p:c:2"], "v")
+    )
+    monkeypatch.setattr(sqlite, "_BATCH_SECONDS", 0.0)
+    reads = count_reads(monkeypatch)
+    with open_snapshot(path) as snapshot:
+        runs = list(snapshot.key_runs("kv", "p:"))
+    assert runs == [KeyRun("a", 1, 3, 3), KeyRun("c", 2, 6, 11)]
+    assert len(reads) == 6  # p:a, p:a\x00, p:a:1, p:b, p:c:1, and the empty batch after them
+
+
+def test_key_runs_leave_blob_keys_alone(tmp_path: Path) -> None:
+    """A BLOB key is no text to cut into a name; it is in no run, even with an empty prefix."""
+    path = tmp_path / "db"
+    make_db(path, "delete", {"a:1": "v"})
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("INSERT INTO kv VALUES (?, 'v')", (b"b:1",))
+    with open_snapshot(path) as snapshot:
+        assert list(snapshot.key_runs("kv", "")) == [KeyRun("a", 1, 1, 1)]
 
 
 def test_a_missing_file_is_unavailable(tmp_path: Path) -> None:
@@ -420,11 +470,11 @@ def test_busy_errors_that_sqlite_does_not_wait_for_are_retried(
     read = sqlite.Snapshot._read
     failures = iter([busy_error(), busy_error()])
 
-    def flaky(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+    def flaky(self: sqlite.Snapshot, sql: str, *args: Any) -> object:
         error = next(failures, None)
         if error is not None:
             raise error
-        return read(self, sql, params, after)  # type: ignore[arg-type]
+        return read(self, sql, *args)
 
     monkeypatch.setattr(sqlite.Snapshot, "_read", flaky)
     with open_snapshot(path) as snapshot:
@@ -440,13 +490,13 @@ def test_a_torn_unlocked_read_is_retried_not_reported(
     read = sqlite.Snapshot._read
     calls: list[str] = []
 
-    def torn_once(self: sqlite.Snapshot, sql: str, params: object, after: int | None) -> object:
+    def torn_once(self: sqlite.Snapshot, sql: str, *args: Any) -> object:
         calls.append(sql)
         if len(calls) == 1:
             with closing(sqlite3.connect(path)) as writer, writer:  # a writer appears
                 writer.execute("INSERT INTO kv VALUES ('b', '2')")
             raise sqlite3.DatabaseError("database disk image is malformed")
-        return read(self, sql, params, after)  # type: ignore[arg-type]
+        return read(self, sql, *args)
 
     monkeypatch.setattr(sqlite.Snapshot, "_read", torn_once)
     with open_snapshot(path) as snapshot:

@@ -30,10 +30,10 @@ class Ledger:
     unknown: list[UnknownRecord] = field(factory=list)
     warnings: list[str] = field(factory=list)
 
-    def use(self) -> None:
-        """A record went into the output."""
-        self.seen += 1
-        self.used += 1
+    def use(self, count: int = 1) -> None:
+        """A record went into the output; or ``count`` of them, told once for a whole batch."""
+        self.seen += count
+        self.used += count
 
     def skip(self, reason: str) -> None:
         """A record is known noise, counted under ``reason``."""

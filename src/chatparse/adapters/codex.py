@@ -1041,7 +1041,9 @@ class _Thread:
         if event.get("kind") in _INJECTED_EVENT_KINDS or is_injected(message):
             self._note_context([message])
             return "event_msg/user_message: injected context"
-        images = [*(event.get("images") or ()), *(event.get("local_images") or ())]
+        # Lists of URLs or paths; any other value (a damaged line) holds no image.
+        listed = [event.get("images"), event.get("local_images")]
+        images = [url for urls in listed if isinstance(urls, list) for url in urls]
         return self._prompt(_EVENT, message, _images(images), line)
 
     # -- building messages --

@@ -38,12 +38,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal, TypeAlias, TypeGuard
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeGuard
 
 from attrs import define, field
 
 from chatparse.adapters import _build
-from chatparse.adapters._fields import as_count, as_text, dig
+from chatparse.adapters._fields import as_text, dig
 from chatparse.adapters._ledger import Ledger
 from chatparse.adapters._paths import is_file, passed_over
 from chatparse.adapters._vscode import (
@@ -392,6 +392,13 @@ class _Catalog:
         """The bubble rows of one composer, counted (their values are read by parse)."""
         found = self.composer(bubbles.name)
         found.bubble_db = (db, st)
+        if found.bubbles is not None:  # names that differ only in invalid UTF-8 decode alike
+            bubbles = KeyRun(
+                bubbles.name,
+                found.bubbles.rows + bubbles.rows,
+                max(found.bubbles.max_rowid, bubbles.max_rowid),
+                found.bubbles.rowid_sum + bubbles.rowid_sum,
+            )
         found.bubbles = bubbles
 
     def unparented_tasks(self) -> list[str]:
@@ -636,19 +643,19 @@ class _Ledger(Ledger):
 # --- composers -----------------------------------------------------------------------------------
 
 
-_UNDECODED: Final = object()
-"""What :attr:`_Bubble.kept` holds until the value is decoded (``None`` is JSON null)."""
-
-
-@define
-class _Bubble:
-    """One bubble row of ``cursorDiskKV``, its value decoded when it is used.
+class _Bubble(NamedTuple):
+    """One bubble row of ``cursorDiskKV``, its value decoded when its message is built.
 
     A composer's rows are read together, but each value is decoded only when its message is
     built, and the decoded value dropped right after: the stored bytes are small beside it and
     cost the garbage collector nothing, where a composer's worth of decoded dicts kept alive made
     every collection walk them. Rows that are not shown (discarded edits, repeats of inline
-    bubbles) are never decoded.
+    bubbles) are never decoded. The rare orderings that look into every bubble first (no turn
+    order recorded, a header naming a bubble by the id inside it) decode those bubbles again when
+    their messages are built.
+
+    A tuple, made with ``tuple.__new__`` by :func:`_read_bubbles`: one is made per row of the
+    store, and a class with an ``__init__`` cost a Python call each.
     """
 
     id: str
@@ -657,8 +664,6 @@ class _Bubble:
     data: bytes | None
     """The value as stored (TEXT or BLOB); ``None`` for NULL, and for a number, which is no JSON
     text either."""
-    kept: Any = _UNDECODED
-    """The decoded value, kept by the rare orderings that look into every bubble first."""
 
     @property
     def where(self) -> str:
@@ -669,17 +674,10 @@ class _Bubble:
         """The value's text, for the rare bubble reported or kept raw; decoded only then."""
         return None if self.data is None else self.data.decode("utf-8", "replace")
 
-    def decode(self) -> Any:
-        """The decoded value: ``None`` for NULL, :class:`jsonvalue.Invalid` when not JSON."""
-        if self.kept is not _UNDECODED:
-            return self.kept
-        return None if self.data is None else jsonvalue.decode(self.data)
-
     def value(self) -> Any:
-        """The decoded value (``None`` when not JSON), kept for the next :meth:`decode`."""
-        if self.kept is _UNDECODED:
-            self.kept = self.decode()
-        return None if isinstance(self.kept, jsonvalue.Invalid) else self.kept
+        """The decoded value, ``None`` when it is NULL or not JSON."""
+        value = None if self.data is None else jsonvalue.decode(self.data)
+        return None if isinstance(value, jsonvalue.Invalid) else value
 
     def inner_id(self) -> str | None:
         value = self.value()
@@ -698,14 +696,17 @@ def _read_bubbles(snapshot: Snapshot, composer_id: str) -> list[_Bubble]:
     # a colon, the bubble id starts at that colon rather than after the prefix.
     start = None if ":" in composer_id else len(prefix.encode())
     return [
-        _Bubble(
+        tuple.__new__(
+            _Bubble,
             (
-                raw_key[start:].decode("utf-8", "replace")
-                if start is not None and type(raw_key) is bytes
-                else _split_bubble_key(_key_text(raw_key))[1]
+                (
+                    raw_key[start:].decode("utf-8", "replace")
+                    if start is not None and type(raw_key) is bytes
+                    else _split_bubble_key(_key_text(raw_key))[1]
+                ),
+                raw_key,
+                stored if type(stored) is bytes else None,
             ),
-            raw_key,
-            stored if type(stored) is bytes else None,
         )
         for _, raw_key, stored in snapshot.iter_prefix_raw(DISK_KV, prefix)
     ]
@@ -818,10 +819,10 @@ def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) 
     by_key = {bubble.id: bubble for bubble in bubbles}
     by_inner: dict[str, _Bubble] | None = None  # built at the first header its key misses
     listed: list[_Bubble] = []
-    chosen: set[int] = set()
+    chosen: set[str] = set()  # the ids (from their keys) of the bubbles listed so far
     for index, header in enumerate(headers):
-        bubble_id = header.get("bubbleId") if isinstance(header, dict) else None
-        if not isinstance(bubble_id, str):
+        bubble_id = header.get("bubbleId") if type(header) is dict else None
+        if type(bubble_id) is not str:
             ledger.warnings.append(f"fullConversationHeadersOnly[{index}] names no bubble")
             continue
         match = by_key.get(bubble_id)
@@ -832,11 +833,11 @@ def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) 
             ledger.warnings.append(
                 f"fullConversationHeadersOnly[{index}] names bubble {bubble_id!r}, which has no row"
             )
-        elif id(match) in chosen:
+        elif match.id in chosen:
             ledger.warnings.append(f"fullConversationHeadersOnly[{index}] repeats {bubble_id!r}")
         else:
             listed.append(match)
-            chosen.add(id(match))
+            chosen.add(match.id)
     return listed
 
 
@@ -938,7 +939,11 @@ def _listed_entry(
 
 
 class _Builder:
-    """The messages of one conversation, built bubble by bubble with every record accounted."""
+    """The messages of one conversation, built bubble by bubble with every record accounted.
+
+    Each message is one bubble used: they are told to the ledger together, by
+    :meth:`conversation`, rather than by a call per bubble.
+    """
 
     def __init__(self, conversation_id: str, ledger: _Ledger) -> None:
         self.conversation_id = conversation_id
@@ -947,8 +952,9 @@ class _Builder:
         self.ids: set[str] = set()
 
     def add_row(self, bubble: _Bubble) -> None:
-        value = bubble.decode()
-        if isinstance(value, dict):  # the common case first
+        data = bubble.data
+        value = None if data is None else jsonvalue.decode(data)
+        if type(value) is dict:  # the common case first
             self._add(value, bubble.id, bubble)
         elif isinstance(value, jsonvalue.Invalid):
             self.ledger.bad(bubble.where, "not valid JSON")
@@ -972,7 +978,8 @@ class _Builder:
         """Add one bubble; ``origin`` is its row, or where in a value an inline bubble was.
 
         Run once per bubble, so optional fields cost a lookup and a truth test when absent or
-        empty, as most are (``codeBlocks``, ``images``, ``toolFormerData``, thinking).
+        empty, as most are (``codeBlocks``, ``images``, ``toolFormerData``, thinking, the model):
+        the function that reads one is called only when it is there.
         """
         kind = bubble.get("type")
         # type(), not isinstance(): True == 1 must not make a user bubble, nor a list raise.
@@ -986,19 +993,29 @@ class _Builder:
         version = bubble.get("_v")
         if type(version) is int and version > NEWEST_BUBBLE_V:
             self.ledger.version("bubble", version, NEWEST_BUBBLE_V)
-        text, payloads = _strip_images(_bubble_text(bubble))
+        text = bubble.get("text")
+        if type(text) is not str or not text or text.isspace():
+            text = _text_when_blank(bubble)
+        text, payloads = _strip_images(text)
         blocks = bubble.get("codeBlocks")
         if blocks:
             text = _with_code_blocks(text, blocks)
-        thinking = _thinking(bubble)
+        has_thinking = bubble.get("allThinkingBlocks") or bubble.get("thinking")
+        thinking = _thinking(bubble) if has_thinking else None
         tool = bubble.get("toolFormerData")
         call = _tool_call(tool) if tool else None
-        images = _images(payloads, bubble)
+        context = bubble.get("context")
+        has_images = (
+            payloads
+            or bubble.get("images")
+            or (type(context) is dict and context.get("selectedImages"))
+        )
+        images = _images(payloads, bubble) if has_images else ()
         if (not text or text.isspace()) and not (thinking or call or images):
             self.ledger.skip(f"empty {role} bubble")
             return
-        self.ledger.use()
         counts = bubble.get("tokenCount")
+        request_id = bubble.get("requestId")
         message_id = self._unique(bubble_id) if bubble_id in self.ids else bubble_id
         self.ids.add(message_id)
         self.messages.append(
@@ -1010,9 +1027,9 @@ class _Builder:
                 tool_calls=() if call is None else (call,),
                 images=images,
                 timestamp=_bubble_time(bubble),
-                model=_model(bubble),
+                model=_model(bubble) if "modelInfo" in bubble or "modelType" in bubble else None,
                 usage=_usage(counts, self.conversation_id, bubble_id) if counts else None,
-                request_id=_str(bubble.get("requestId")),
+                request_id=request_id if type(request_id) is str and request_id else None,
             )
         )
 
@@ -1035,6 +1052,7 @@ class _Builder:
         project: str | None = None,
         subagents: Iterable[ParsedConversation] = (),
     ) -> ParsedConversation:
+        self.ledger.use(len(self.messages))
         stamps = [m.timestamp for m in self.messages if m.timestamp is not None]
         first_prompt = next((m.text for m in self.messages if m.role == "user" and m.text), None)
         return ParsedConversation(
@@ -1063,11 +1081,8 @@ def _strip_images(text: str) -> tuple[str, tuple[ImagePayload, ...]]:
     return strip_data_uri_images(text)
 
 
-def _bubble_text(bubble: Mapping[str, Any]) -> str:
-    """``text``; when it is empty, the legacy ``rawText``, else ``richText`` flattened."""
-    text = bubble.get("text")
-    if isinstance(text, str) and text and not text.isspace():  # the common case, without a call
-        return text
+def _text_when_blank(bubble: Mapping[str, Any]) -> str:
+    """A bubble's text when ``text`` is blank: ``rawText`` (legacy), else ``richText`` flattened."""
     raw = bubble.get("rawText")
     if isinstance(raw, str) and not _blank(raw):
         return raw
@@ -1199,10 +1214,15 @@ def _model(bubble: Mapping[str, Any]) -> str | None:
 
 def _usage(counts: object, conversation_id: str, bubble_id: str) -> Usage | None:
     """``tokenCount``, when it holds anything but zeros (which Cursor writes almost always)."""
-    if not isinstance(counts, dict):
+    if type(counts) is not dict:
         return None
-    input_tokens = as_count(counts.get("inputTokens"))
-    output_tokens = as_count(counts.get("outputTokens"))
+    # _fields.as_count, written out: this runs for nearly every bubble.
+    input_tokens = counts.get("inputTokens")
+    if type(input_tokens) is not int or input_tokens < 0:
+        input_tokens = None
+    output_tokens = counts.get("outputTokens")
+    if type(output_tokens) is not int or output_tokens < 0:
+        output_tokens = None
     if not (input_tokens or output_tokens):
         return None
     return _build.usage(

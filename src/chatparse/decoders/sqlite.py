@@ -40,11 +40,11 @@ import operator
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeAlias, TypeVar
+from typing import Any, Final, Self, TypeAlias, TypeVar
 
 from attrs import frozen
 
@@ -90,6 +90,9 @@ _CHUNK_ROWS = 32
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _T = TypeVar("_T")
+
+_Params: TypeAlias = Sequence[object] | Mapping[str, object]
+"""Values for a statement's ``?`` (a sequence) or ``:name`` (a mapping) parameters."""
 
 _LAST = operator.itemgetter(-1)
 _ALL_BUT_LAST = operator.itemgetter(slice(None, -1))
@@ -293,8 +296,12 @@ class Snapshot:
         In key order. The keys are walked by SQLite alone, from one run to the next through the
         key index, and never reach Python: for 100,000 keys in 1,000 runs this takes a quarter
         of the time of reading the keys. A key with no ``separator`` after ``prefix`` is in no
-        run. The key column is ``key``, and must be unique (as in ``cursorDiskKV``). Each batch
-        is one statement; two batches may see different commits.
+        run, nor is a BLOB key. Names are decoded as UTF-8 with invalid bytes replaced, so two
+        runs may come out under one name. The key column is ``key``, and must be indexed
+        (unique, as in ``cursorDiskKV``): without an index every step would scan the table.
+
+        Batches end at the time limit after any run, so a statement lasts about as long as the
+        walk of its last run. Two batches may see different commits.
 
         Raises:
             ValueError: ``separator`` is empty.
@@ -302,17 +309,25 @@ class Snapshot:
         if not separator:
             msg = "separator must not be empty"
             raise ValueError(msg)
+        return self._key_runs(table, prefix, separator)
+
+    def _key_runs(self, table: str, prefix: str, separator: str) -> Iterator[KeyRun]:
         low, high = prefix_range(prefix)
-        sql = _key_runs_sql(table, bounded=high is not None)
-        mark, stop = prefix_range(separator)  # a separator is never all 0xFF bytes: stop is set
+        mark, stop = prefix_range(separator)
         assert stop is not None  # noqa: S101 -- UTF-8 text holds no 0xFF byte
-        fixed = (low, mark, stop, *(() if high is None else (high,)))
-        rows = self._rows(
-            table, sql, (low, *fixed), sql, lambda last: (low + last[1] + stop, *fixed)
-        )
-        for _, name, stats in rows:
-            count, max_rowid, rowid_sum = map(int, stats.split())
-            yield KeyRun(name.decode("utf-8", "replace"), count, max_rowid, rowid_sum)
+        # An unbounded prefix ends below the smallest BLOB: every TEXT key sorts before any BLOB.
+        params = {"prefix": low, "mark": mark, "stop": stop, "end": b"" if high is None else high}
+        sql = _key_runs_sql(table, text_end=high is not None)
+
+        def resume(last: RawRow) -> dict[str, bytes]:
+            _, first, name, _ = last
+            # After a run, its end; after a key in no run, the smallest key above it.
+            return {**params, "start": first + b"\x00" if name is None else low + name + stop}
+
+        rows = self._rows(table, sql, {**params, "start": low}, sql, resume, chunk_rows=1)
+        for _, _, name, stats in rows:
+            if name is not None:
+                yield _key_run(name.decode("utf-8", "replace"), stats)
 
     def key_run(self, table: str, prefix: str, name: str, *, separator: str = ":") -> KeyRun | None:
         """The run that :meth:`key_runs` yields for ``name``, or ``None`` when it has no rows.
@@ -323,12 +338,14 @@ class Snapshot:
         low, high = prefix_range(f"{prefix}{name}{separator}")
         bound = "" if high is None else " AND key < CAST(? AS TEXT)"
         sql = (
-            "SELECT count(*), max(rowid), sum(rowid) "  # noqa: S608 -- the table name is quoted
+            f"SELECT {_RUN_COUNTS} "  # noqa: S608 -- the table name is quoted
             f"FROM {_quote(table)} WHERE key >= CAST(? AS TEXT){bound}"
         )
         params = (low,) if high is None else (low, high)
-        (count, max_rowid, rowid_sum), *_ = self._batch(table, sql, params)[0]
-        return KeyRun(name, count, max_rowid, rowid_sum) if count else None
+        (stats,), *_ = self._batch(table, sql, params)[0]
+        if stats is None:
+            return None
+        return _key_run(name, stats)
 
     def iter_rows(
         self,
@@ -359,25 +376,30 @@ class Snapshot:
         )
         return (_row(table, row) for row in rows)
 
-    def _rows(
+    def _rows(  # noqa: PLR0913 -- the two statements and how to go from one to the next
         self,
         table: str,
         first: str,
-        params: Sequence[object],
+        params: _Params,
         following: str,
-        resume: Callable[[RawRow], Sequence[object]],
+        resume: Callable[[RawRow], _Params],
+        *,
+        chunk_rows: int | None = None,
     ) -> Iterator[RawRow]:
         """Yield the rows of ``first``, then of ``following`` with ``resume(last row)``, and so on.
 
         A batch that ran to its end with fewer rows than the ``LIMIT`` is the last one: no query
-        is spent to find the next one empty.
+        is spent to find the next one empty. ``chunk_rows`` is how many rows are fetched between
+        two checks of the batch limits (:data:`_CHUNK_ROWS` when ``None``).
         """
-        rows, more = self._batch(table, first, params)
+        rows, more = self._batch(table, first, params, chunk_rows=chunk_rows)
         while True:
             yield from rows
             if not (more and rows):
                 return
-            rows, more = self._batch(table, following, resume(rows[-1]), rows[-1][0])
+            rows, more = self._batch(
+                table, following, resume(rows[-1]), rows[-1][0], chunk_rows=chunk_rows
+            )
 
     def _connect(self) -> sqlite3.Connection:
         wal_file = _exists(self.path, "-wal")
@@ -408,13 +430,19 @@ class Snapshot:
         return connection
 
     def _batch(
-        self, table: str, sql: str, params: Sequence[object], after: int | None = None
+        self,
+        table: str,
+        sql: str,
+        params: _Params,
+        after: int | None = None,
+        *,
+        chunk_rows: int | None = None,
     ) -> tuple[list[RawRow], bool]:
         """Read one batch, retrying while busy; return its rows and whether more may follow.
 
         ``after`` is the rowid of the row read last by the batch before, for error messages.
         """
-        return self._retrying(table, lambda: self._read(sql, params, after))
+        return self._retrying(table, lambda: self._read(sql, params, after, chunk_rows))
 
     def _retrying(self, table: str, read: Callable[[], _T]) -> _T:
         """``read()``, again while the database is busy or an unlocked read met a writer."""
@@ -437,7 +465,7 @@ class Snapshot:
             self._connection = self._connect()
 
     def _read(
-        self, sql: str, params: Sequence[object], after: int | None
+        self, sql: str, params: _Params, after: int | None, chunk_rows: int | None = None
     ) -> tuple[list[RawRow], bool]:
         """Run the ``SELECT`` ``sql`` up to its ``LIMIT`` or the batch limits; return raw rows.
 
@@ -451,7 +479,8 @@ class Snapshot:
             with closing(self._connection.execute(sql, params)) as cursor:
                 size = 0
                 started = time.monotonic()
-                while chunk := cursor.fetchmany(_CHUNK_ROWS):
+                fetch = _CHUNK_ROWS if chunk_rows is None else chunk_rows
+                while chunk := cursor.fetchmany(fetch):
                     rows += chunk
                     try:  # summed in C: per row in Python, it cost 1.3k instructions a row
                         size += sum(map(len, map(_LAST, chunk)))
@@ -500,45 +529,63 @@ class Snapshot:
         return _exists(self.path, "-wal") or _stamp(self.path) != self._stamp
 
 
-def _key_runs_sql(table: str, *, bounded: bool) -> str:
-    """The statement behind :meth:`Snapshot.key_runs`: one row per run, from the key ``?1`` on.
+_RUN_COUNTS: Final = (
+    "count(*) || ' ' || max(rowid) || ' ' || sum(rowid >> 32) || ' ' || sum(rowid & 4294967295)"
+)
+"""A run's rows, largest rowid and rowid sum, as text; NULL when it has no rows. The sum is
+taken in two halves: SQLite's ``sum`` raises on overflow, and one run whose rowids add up past
+2**63 would fail the whole read."""
 
-    Parameters, all UTF-8 bytes: ``?1`` where to start, ``?2`` the prefix, ``?3`` the separator,
-    ``?4`` the separator's :func:`prefix_range` bound, ``?5`` the end of the prefix's range (absent
-    when unbounded). A recursive query steps from the first key of one run to the first key at or
-    after the end of that run (``prefix + name`` and the bound after the separator), so each step
-    is one index search. Keys are cut as bytes (``CAST … AS BLOB``): as text, SQLite's
-    ``length`` and ``instr`` stop at a NUL character.
-    a key with no separator is a run of its own that the outer query leaves out. Rows are
-    ``(rowid of the first key, name, "rows max sum")``: one subquery counts all three, where
-    three subqueries would walk the run three times.
+
+def _key_run(name: str, stats: bytes) -> KeyRun:
+    count, max_rowid, high, low = map(int, stats.split())
+    return KeyRun(name, count, max_rowid, (high << 32) + low)
+
+
+def _key_runs_sql(table: str, *, text_end: bool) -> str:
+    """The statement behind :meth:`Snapshot.key_runs`: one row per key it steps to.
+
+    Named parameters, all UTF-8 bytes (numbered ones warn on Python 3.12.0-3.12.3): ``start``
+    where to start, ``prefix``, ``mark`` the separator, ``stop`` the separator's
+    :func:`prefix_range` bound, ``end`` the end of the prefix's range (a BLOB, below which every
+    TEXT key lies, when ``text_end`` is false). A recursive query steps from the first key of one
+    run to the first key at or after the end of that run (``prefix + name`` and ``stop``), so
+    each step is one index search. Keys are cut as bytes (``CAST … AS BLOB``): as text,
+    SQLite's ``length`` and ``instr`` stop at a NUL character.
+
+    Rows are ``(rowid of the key, the key, name, counts)``; a key with no separator after the
+    prefix has NULL name and counts, and is returned all the same so that the batch's time limit
+    is checked after it too.
     """
     kv = _quote(table)
-    end = " AND key < CAST(?5 AS TEXT)" if bounded else ""
-    at = "length(?2)"  # where the name starts, less one
+    end = "CAST(:end AS TEXT)" if text_end else ":end"
+    at = "length(:prefix)"  # where the name starts, less one
     key = "CAST(first AS BLOB)"
-    cut = f"instr(substr({key}, {at} + 1), ?3)"  # where the separator is, from there on
-    stop = (
-        f"CAST(CASE WHEN {cut} > 0 THEN substr({key}, 1, {at} + {cut} - 1) || ?4 ELSE first END"
-        " AS TEXT)"
-    )
+    cut = f"instr(substr({key}, {at} + 1), :mark)"  # where the separator is, from there on
+    run = f"CAST(substr({key}, 1, {at} + {cut} - 1) || :mark AS TEXT)"
+    stop = f"CAST(substr({key}, 1, {at} + {cut} - 1) || :stop AS TEXT)"
+    after = f"CASE WHEN {cut} > 0 THEN {stop} ELSE first END"
     return f"""
-        WITH RECURSIVE run(first) AS (
-            SELECT (SELECT key FROM {kv} WHERE key >= CAST(?1 AS TEXT){end} ORDER BY key LIMIT 1)
+        WITH RECURSIVE walk(first) AS (
+            SELECT (
+                SELECT key FROM {kv} WHERE key >= CAST(:start AS TEXT) AND key < {end}
+                ORDER BY key LIMIT 1
+            )
             UNION ALL
             SELECT (
-                SELECT key FROM {kv} WHERE key >= {stop} AND key > first{end} ORDER BY key LIMIT 1
+                SELECT key FROM {kv} WHERE key >= {after} AND key > first AND key < {end}
+                ORDER BY key LIMIT 1
             )
-            FROM run WHERE first IS NOT NULL
+            FROM walk WHERE first IS NOT NULL
         )
         SELECT
             (SELECT rowid FROM {kv} WHERE key = first),
-            substr({key}, {at} + 1, {cut} - 1),
-            (
-                SELECT count(*) || ' ' || max(rowid) || ' ' || sum(rowid) FROM {kv}
-                WHERE key >= CAST(substr({key}, 1, {at} + {cut}) AS TEXT) AND key < {stop}
-            )
-        FROM run WHERE first IS NOT NULL AND {cut} > 0 LIMIT {_BATCH_ROWS}
+            CAST(first AS BLOB),
+            CASE WHEN {cut} > 0 THEN substr({key}, {at} + 1, {cut} - 1) END,
+            CASE WHEN {cut} > 0 THEN (
+                SELECT {_RUN_COUNTS} FROM {kv} WHERE key >= {run} AND key < {stop}
+            ) END
+        FROM walk WHERE first IS NOT NULL LIMIT {_BATCH_ROWS}
     """  # noqa: S608 -- the table name is quoted
 
 

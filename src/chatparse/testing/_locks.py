@@ -9,7 +9,7 @@ chatparse's own read transactions, so a test can report them next to the writer'
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,14 +31,14 @@ def read_lock_holds() -> Iterator[list[float]]:
     holds: list[float] = []
     original = sqlite.Snapshot._read  # noqa: SLF001 -- the one place a read transaction is open
 
-    def timed(self: sqlite.Snapshot, sql: str, params: Sequence[object], after: int | None) -> Any:
+    def timed(self: sqlite.Snapshot, sql: str, *args: Any) -> Any:
         started = time.perf_counter()
         try:
-            return original(self, sql, params, after)
+            return original(self, sql, *args)
         finally:
             holds.append(time.perf_counter() - started)
 
-    sqlite.Snapshot._read = timed  # type: ignore[method-assign]  # noqa: SLF001 -- see above
+    sqlite.Snapshot._read = timed  # type: ignore[method-assign,assignment]  # noqa: SLF001 -- see above
     try:
         yield holds
     finally:
