@@ -680,3 +680,32 @@ def test_an_empty_inline_bubble_id_is_still_recognised_in_a_row(tmp_path: Path) 
     global_db(tmp_path, [document("c1", [], conversation=inline), bubble("c1", "", text="copy")])
     conversation = parse(scan(tmp_path)["c1"])
     assert conversation.diagnostics.skipped == {"bubble row repeats an inline bubble": 1}
+
+
+def test_headers_name_rows_by_key_then_by_inner_id_each_row_once() -> None:
+    """Every way a header can name a row, or fail to: each row is listed at most once."""
+
+    def row(key_id: str, inner_id: str) -> Any:
+        data = json.dumps({"type": 1, "bubbleId": inner_id, "text": key_id}).encode()
+        return cursor._Bubble(key_id, f"bubbleId:c:{key_id}".encode(), data)
+
+    rows = [row("a", "a"), row("b", "x"), row("c", "a")]
+    headers = [
+        {"bubbleId": "a"},  # by key
+        {"bubbleId": "x"},  # by the id inside b
+        {"bubbleId": "a"},  # a again: by key it was listed, so it repeats
+        {"bubbleId": 7},  # no id
+        "not a header",
+        {"bubbleId": "gone"},  # no row
+        {"bubbleId": "b"},  # b by key, after b was listed by its inner id
+    ]
+    ledger = cursor._Ledger()
+    listed = cursor._match_headers(headers, rows, ledger)
+    assert [bubble.id for bubble in listed] == ["a", "b"]
+    assert ledger.warnings == [
+        "fullConversationHeadersOnly[2] repeats 'a'",
+        "fullConversationHeadersOnly[3] names no bubble",
+        "fullConversationHeadersOnly[4] names no bubble",
+        "fullConversationHeadersOnly[5] names bubble 'gone', which has no row",
+        "fullConversationHeadersOnly[6] repeats 'b'",
+    ]

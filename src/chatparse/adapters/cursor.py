@@ -787,8 +787,7 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
         listed = _match_headers(headers, bubbles, builder.ledger)
         for _ in range(len(bubbles) - len(listed)):  # each row is listed at most once
             builder.ledger.skip("bubble not in fullConversationHeadersOnly (discarded edit)")
-        for bubble in listed:
-            builder.add_row(bubble)
+        builder.add_rows(listed)
     elif isinstance(inline, list) and inline:
         # Ids only: a damaged inline bubble's id may be a list, which a set cannot hold.
         inline_ids = {
@@ -810,34 +809,36 @@ def _order_bubbles(document: dict[str, Any], bubbles: list[_Bubble], builder: _B
             "no turn order recorded (no fullConversationHeadersOnly or conversation): "
             "bubbles are ordered by their timestamps"
         )
-        for bubble in sorted(bubbles, key=_time_order):
-            builder.add_row(bubble)
+        builder.add_rows(sorted(bubbles, key=_time_order))
 
 
 def _match_headers(headers: list[Any], bubbles: list[_Bubble], ledger: _Ledger) -> list[_Bubble]:
     """The bubble row each header names: by the id in its key, else by the id inside it."""
     by_key = {bubble.id: bubble for bubble in bubbles}
+    unlisted = dict(by_key)  # a row leaves it when a header names it: each is listed once
     by_inner: dict[str, _Bubble] | None = None  # built at the first header its key misses
     listed: list[_Bubble] = []
-    chosen: set[str] = set()  # the ids (from their keys) of the bubbles listed so far
     for index, header in enumerate(headers):
         bubble_id = header.get("bubbleId") if type(header) is dict else None
-        if type(bubble_id) is not str:
-            ledger.warnings.append(f"fullConversationHeadersOnly[{index}] names no bubble")
-            continue
-        match = by_key.get(bubble_id)
-        if match is None:
+        match = unlisted.pop(bubble_id, None) if type(bubble_id) is str else None
+        if match is None:  # rare: say why, or find the row by the id inside it
+            where = f"fullConversationHeadersOnly[{index}]"
+            if type(bubble_id) is not str:
+                ledger.warnings.append(f"{where} names no bubble")
+                continue
+            if bubble_id in by_key:
+                ledger.warnings.append(f"{where} repeats {bubble_id!r}")
+                continue
             by_inner = _by_inner_id(bubbles) if by_inner is None else by_inner
             match = by_inner.get(bubble_id)
-        if match is None:
-            ledger.warnings.append(
-                f"fullConversationHeadersOnly[{index}] names bubble {bubble_id!r}, which has no row"
-            )
-        elif match.id in chosen:
-            ledger.warnings.append(f"fullConversationHeadersOnly[{index}] repeats {bubble_id!r}")
-        else:
-            listed.append(match)
-            chosen.add(match.id)
+            if match is None:
+                ledger.warnings.append(f"{where} names bubble {bubble_id!r}, which has no row")
+                continue
+            if unlisted.get(match.id) is not match:
+                ledger.warnings.append(f"{where} repeats {bubble_id!r}")
+                continue
+            del unlisted[match.id]
+        listed.append(match)
     return listed
 
 
@@ -951,18 +952,20 @@ class _Builder:
         self.messages: list[Message] = []
         self.ids: set[str] = set()
 
-    def add_row(self, bubble: _Bubble) -> None:
-        data = bubble.data
-        value = None if data is None else jsonvalue.decode(data)
-        if type(value) is dict:  # the common case first
-            self._add(value, bubble.id, bubble)
-        elif isinstance(value, jsonvalue.Invalid):
-            self.ledger.bad(bubble.where, "not valid JSON")
-        elif value is None:
-            self.ledger.skip("bubble row with a NULL value")
-            self.ledger.warnings.append(f"{bubble.where}: NULL value, no message to show")
-        else:
-            self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(value))
+    def add_rows(self, bubbles: Iterable[_Bubble]) -> None:
+        """Add bubble rows in this order, each decoded here (see :class:`_Bubble`)."""
+        for bubble in bubbles:  # a loop here rather than a call per row
+            data = bubble.data
+            value = None if data is None else jsonvalue.decode(data)
+            if type(value) is dict:  # the common case first
+                self._add(value, bubble.id, bubble)
+            elif isinstance(value, jsonvalue.Invalid):
+                self.ledger.bad(bubble.where, "not valid JSON")
+            elif value is None:
+                self.ledger.skip("bubble row with a NULL value")
+                self.ledger.warnings.append(f"{bubble.where}: NULL value, no message to show")
+            else:
+                self.ledger.keep(bubble.where, None, bubble.raw or jsonvalue.encode(value))
 
     def add_inline(self, value: Any, index: int, where: str) -> None:
         if not isinstance(value, dict):
