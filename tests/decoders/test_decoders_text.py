@@ -147,6 +147,22 @@ def test_data_uri_images_are_replaced_by_a_placeholder() -> None:
     assert images == (ImagePayload("image/png", 100), ImagePayload("image/jpeg", 20))
 
 
+@pytest.mark.parametrize("at", range(1, len("data:image/jpeg;base64,") + 20))  # inside it
+def test_a_uri_damaged_by_invalid_bytes_anywhere_is_stripped_whole(at: int) -> None:
+    """Invalid bytes decode to U+FFFD, in the marker or in the payload: the URI is still found.
+
+    Found by the entry-point fuzzing: damage in ``data:`` hid the whole payload from the
+    pattern, and damage in the payload cut it short, leaving its tail in the text.
+    """
+    uri = b"data:image/jpeg;base64," + base64.b64encode(bytes(range(90)))
+    text = (b"see " + uri[:at] + b"\xff\xfe\xc0\x80" + uri[at:] + b" end").decode(
+        "utf-8", "replace"
+    )
+    cleaned, images = strip_data_uri_images(text)
+    assert cleaned == "see [image: image/jpeg, 90 bytes] end"
+    assert images == (ImagePayload("image/jpeg", 90),)
+
+
 def test_data_uri_placeholder_is_configurable() -> None:
     """An empty placeholder removes the URI and still reports the image."""
     cleaned, images = strip_data_uri_images("x data:image/gif;base64,R0lGOD== y", "")

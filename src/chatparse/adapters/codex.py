@@ -496,7 +496,7 @@ def _content_images(content: object) -> tuple[ImageRef, ...]:
 
 def _visible(text: str) -> str:
     """Text as shown: inline base64 images replaced by a short placeholder, ends trimmed."""
-    return strip_data_uri_images(text)[0].strip() if "data:image/" in text else text.strip()
+    return strip_data_uri_images(text)[0].strip()
 
 
 def is_injected(text: str) -> bool:

@@ -999,7 +999,9 @@ class _Builder:
         text = bubble.get("text")
         if type(text) is not str or not text or text.isspace():
             text = _text_when_blank(bubble)
-        text, payloads = _strip_images(text)
+        # Pasted images out, each left as a placeholder: the only cleaning a bubble's strings
+        # need, as the decoder repaired them (no lone surrogates).
+        text, payloads = strip_data_uri_images(text)
         blocks = bubble.get("codeBlocks")
         if blocks:
             text = _with_code_blocks(text, blocks)
@@ -1071,17 +1073,6 @@ class _Builder:
             subagents=tuple(subagents),
             diagnostics=self.ledger.diagnostics(),
         )
-
-
-def _strip_images(text: str) -> tuple[str, tuple[ImagePayload, ...]]:
-    """Pasted ``data:image/…;base64`` payloads out of ``text``, each left as a placeholder.
-
-    Strings decoded by :mod:`chatparse.decoders.jsonl` are already repaired (no lone
-    surrogates), so this is the only cleaning a bubble's strings need.
-    """
-    if "data:image/" not in text:  # the common case, without running the pattern
-        return text, ()
-    return strip_data_uri_images(text)
 
 
 def _text_when_blank(bubble: Mapping[str, Any]) -> str:
@@ -1179,7 +1170,7 @@ def _tool_call(data: object) -> ToolCall | None:
     status = data.get("status")
     failed = True if status in FAILED_STATUSES else False if status in SUCCEEDED_STATUSES else None
     if output is not None:
-        output = _strip_images(output)[0]
+        output = strip_data_uri_images(output)[0]
     return _build.tool_call(
         id=_str(data.get("toolCallId")),
         name=name if isinstance(name, str) and name else f"tool {data.get('tool', '?')}",

@@ -1172,7 +1172,7 @@ def _prompt(entry: dict[str, Any]) -> tuple[str, tuple[ImageRef, ...]]:
     query = _query_text(entry.get("parsedQuery"))
     if query and not query.isspace():
         text, images = _clean(query)
-        if not images and content != query and "data:image/" in content:
+        if not images and content != query:
             # An image pasted into the prompt is in both texts: counted once. Only the query's
             # text is kept, so ``content`` is cleaned only for an image the query lacks (often
             # it is the query itself: comparing is cheaper than searching it again).
@@ -1353,8 +1353,6 @@ def _first_line(text: str | None) -> str | None:
 
 def _clean(text: str) -> tuple[str, tuple[ImageRef, ...]]:
     """``text`` trimmed, with inline base64 images taken out (measured, not kept)."""
-    if "data:image/" not in text:  # as almost always: no image to look for (a plain C search)
-        return text.strip(), ()
     cleaned, payloads = strip_data_uri_images(text)
     images = tuple(_build.image(media_type=p.media_type, byte_size=p.byte_size) for p in payloads)
     return cleaned.strip(), images

@@ -36,8 +36,19 @@ _ANSI = re.compile(
     r"|\x1b[@-Z\\-_]"
 )
 
+# Invalid bytes in a stored string are decoded as U+FFFD, and a run of them may sit anywhere in a
+# URI, its "data:image/…;base64," marker included: the pattern allows one between any two of its
+# characters, so that a damaged URI is still taken out whole rather than its payload left behind.
+_DAMAGE = "\ufffd*"
+
+
+def _damaged(literal: str) -> str:
+    return _DAMAGE.join(map(re.escape, literal))
+
+
 _DATA_URI = re.compile(
-    r"data:(?P<media_type>image/[A-Za-z0-9.+-]+);base64,(?P<payload>[A-Za-z0-9+/]*={0,2})"
+    f"{_damaged('data:image/')}(?P<subtype>[A-Za-z0-9.+\ufffd-]+){_damaged(';base64,')}"
+    "(?P<payload>[A-Za-z0-9+/\ufffd]*={0,2})"
 )
 
 
@@ -180,10 +191,16 @@ def strip_data_uri_images(
         The cleaned text and one :class:`ImagePayload` per URI removed, in order, so the caller can
         still say that an image was there, what type it was and how large.
     """
+    # Every URI has a ";", which most text lacks: one character is found by a memchr-like scan,
+    # far faster than "data:", whose letters are everywhere in prose. Callers need no check first.
+    if ";" not in text or ("data:image/" not in text and "\ufffd" not in text):
+        return text, ()
     images: list[ImagePayload] = []
 
     def replace(match: re.Match[str]) -> str:
-        image = ImagePayload(match["media_type"], base64_decoded_size(match["payload"]))
+        media_type = "image/" + match["subtype"].replace("\ufffd", "")
+        payload = match["payload"].replace("\ufffd", "")
+        image = ImagePayload(media_type, base64_decoded_size(payload))
         images.append(image)
         return placeholder.format(media_type=image.media_type, byte_size=image.byte_size)
 
