@@ -59,7 +59,7 @@ from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.sqlite import (
     BUSY_TIMEOUT,
     KeyRun,
-    RawRow,
+    Row,
     Snapshot,
     open_snapshot,
     prefix_range,
@@ -727,11 +727,11 @@ def _read_composer(
             meta.path, f"composer {meta.id} is no longer in the database", "Scan again."
         )
     document: dict[str, Any] = {}
+    raw = as_text(row.values[0]) if row is not None else None
     if row is not None:
         where = f"row {COMPOSER_PREFIX}{meta.id}"
-        stored = row[1]
-        ok, value = _loads(stored) if type(stored) is bytes else (False, None)
-        if stored is None:
+        ok, value = _loads(raw) if raw is not None else (False, None)
+        if raw is None:
             ledger.bad(where, "the composer document is NULL; bubbles ordered by time")
         elif not ok or not isinstance(value, dict):
             ledger.bad(where, "the composer document is not a JSON object; bubbles ordered by time")
@@ -757,14 +757,14 @@ def _read_composer(
     )
 
 
-def _get_document(snapshot: Snapshot, meta: ConversationMeta) -> RawRow | None:
-    """The ``composerData`` row of ``meta.id``, or ``None``; its value as stored, decoded as is.
+def _get_document(snapshot: Snapshot, meta: ConversationMeta) -> Row | None:
+    """The ``composerData`` row of ``meta.id``, or ``None``.
 
     The table is looked for only when the read fails (one transaction less per composer), to
     tell a database without ``cursorDiskKV`` from one that cannot be read at all.
     """
     try:
-        return snapshot.get_raw(DISK_KV, f"{COMPOSER_PREFIX}{meta.id}")
+        return snapshot.get(DISK_KV, f"{COMPOSER_PREFIX}{meta.id}")
     except SourceUnavailableError as exc:
         # A locked database is reported as it is: asking it for its tables would only wait
         # through a second busy window.
