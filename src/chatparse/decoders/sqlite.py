@@ -301,8 +301,9 @@ class Snapshot:
         runs may come out under one name. The key column is ``key``, and must be indexed
         (unique, as in ``cursorDiskKV``): without an index every step would scan the table.
 
-        Batches end at the time limit after any run, so a statement lasts about as long as the
-        walk of its last run. Two batches may see different commits.
+        The batch limits are checked after every key the walk steps to (the first of a run, or
+        one in no run), so a statement lasts about as long as the walk of its last run. Two
+        batches may see different commits.
 
         Raises:
             ValueError: ``separator`` is empty.
