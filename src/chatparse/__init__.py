@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         ParseWarning,
         SkippedSourceWarning,
         SourceUnavailableError,
+        UnavailableCause,
         UnsupportedInputError,
     )
     from chatparse.host import Host
@@ -74,6 +75,7 @@ __all__ = [
     "SourceInfo",
     "SourceUnavailableError",
     "ToolCall",
+    "UnavailableCause",
     "UnknownRecord",
     "UnsupportedInputError",
     "Usage",
@@ -106,6 +108,7 @@ _HOMES = {
         "ParseWarning",
         "SkippedSourceWarning",
         "SourceUnavailableError",
+        "UnavailableCause",
         "UnsupportedInputError",
     ),
     "chatparse.host": ("Host",),

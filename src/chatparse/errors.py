@@ -16,6 +16,7 @@ answered, or bad serialized data raises.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 
 __all__ = [
     "AdapterConflictError",
@@ -28,6 +29,7 @@ __all__ = [
     "ParseWarning",
     "SkippedSourceWarning",
     "SourceUnavailableError",
+    "UnavailableCause",
     "UnsupportedInputError",
 ]
 
@@ -114,17 +116,51 @@ class AdapterConflictError(AdapterError, LookupError):
         )
 
 
+class UnavailableCause(StrEnum):
+    """Why a container cannot be read, for code that decides what to do about it.
+
+    :attr:`SourceUnavailableError.reason` says it to people; this says it to programs, so that no
+    caller has to look for words in a message.
+
+    .. versionadded:: 0.2
+    """
+
+    MISSING = "missing"
+    """The file, or the conversation inside it, is not there (any more): scan again."""
+    UNREADABLE = "unreadable"
+    """It is there, but this process may not read it (permissions, a folder on the way)."""
+    LOCKED = "locked"
+    """Another program held a lock on the database past the busy retries: retry later."""
+    DAMAGED = "damaged"
+    """It is read, but its container is corrupt past reading."""
+    NOT_A_DATABASE = "not-a-database"
+    """A database was expected and the file is not one."""
+    OTHER = "other"
+    """Anything else; :attr:`SourceUnavailableError.reason` says what."""
+
+
 class SourceUnavailableError(ChatparseError, OSError):
     """A container (file, directory or database) is missing, unreadable, locked, or not a DB.
 
+    ``cause`` says which, as an :class:`UnavailableCause`.
+
     .. versionadded:: 0.1
+    .. versionchanged:: 0.2
+       ``cause``.
     """
 
-    def __init__(self, path: str, reason: str, advice: str = "") -> None:
+    def __init__(
+        self,
+        path: str,
+        reason: str,
+        advice: str = "",
+        cause: UnavailableCause = UnavailableCause.OTHER,
+    ) -> None:
         self.path = path
         self.reason = reason
         self.advice = advice
-        self._keep(path, reason, advice)
+        self.cause = cause
+        self._keep(path, reason, advice, cause)
         message = f"{path}: {reason}"
         super().__init__(f"{message}. {advice}" if advice else message)
         # OSError's own attribute, set after __init__ so its two-argument form is not triggered.

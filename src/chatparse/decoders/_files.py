@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import IO
 
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SourceUnavailableError, UnavailableCause
 
 Source = str | os.PathLike[str] | IO[bytes]
 """A path to open, or a binary stream to read from its current position."""
@@ -25,4 +25,7 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
             os.fsdecode(path),
             f"cannot open: {exc.strerror or exc}",
             "Check the path and its permissions.",
+            UnavailableCause.MISSING
+            if isinstance(exc, FileNotFoundError)
+            else UnavailableCause.UNREADABLE,
         ) from exc

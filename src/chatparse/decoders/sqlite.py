@@ -48,7 +48,7 @@ from typing import Any, Final, Self, TypeAlias, TypeVar
 
 from attrs import frozen
 
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SourceUnavailableError, UnavailableCause
 
 __all__ = [
     "BUSY_TIMEOUT",
@@ -411,6 +411,7 @@ class Snapshot:
                 self._name,
                 "a WAL database with a -wal file but no -shm file; reading it would create one",
                 "Open it once in the program that owns it, which rebuilds the -shm file.",
+                UnavailableCause.UNREADABLE,
             )
         self._immutable = self._wal and not wal_file
         self._stamp = _stamp(self.path) if self._immutable else None
@@ -596,14 +597,22 @@ def _read_header(path: Path, name: str) -> bytes:
         with path.open("rb") as stream:
             header = stream.read(100)
     except FileNotFoundError as exc:
-        raise SourceUnavailableError(name, "no such file", "Check the path.") from exc
+        raise SourceUnavailableError(
+            name, "no such file", "Check the path.", UnavailableCause.MISSING
+        ) from exc
     except OSError as exc:
         raise SourceUnavailableError(
-            name, f"cannot read: {exc.strerror or exc}", "Check the file's permissions."
+            name,
+            f"cannot read: {exc.strerror or exc}",
+            "Check the file's permissions.",
+            UnavailableCause.UNREADABLE,
         ) from exc
     if len(header) < 100 or not header.startswith(_HEADER):
         raise SourceUnavailableError(
-            name, "not a SQLite database", "Check that the path names the right file."
+            name,
+            "not a SQLite database",
+            "Check that the path names the right file.",
+            UnavailableCause.NOT_A_DATABASE,
         )
     return header
 
@@ -648,11 +657,13 @@ def _unavailable(name: str, exc: sqlite3.Error, table: str) -> SourceUnavailable
             name,
             f"the database is locked by another program{where}",
             "Retry in a moment, or close the program that is writing it.",
+            UnavailableCause.LOCKED,
         )
     if code in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}:
         return SourceUnavailableError(
             name,
             f"the database is corrupt: {exc}{where}",
             "Let the program that owns it repair it.",
+            UnavailableCause.DAMAGED,
         )
     return SourceUnavailableError(name, f"cannot read the database: {exc}{where}")

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from chatparse.adapter import ADAPTER_NAME
 from chatparse.testing._sqlite_text import SQLITE_TEXT_SUFFIX
 
 __all__ = [
@@ -44,7 +45,6 @@ DEFAULT_MTIME: Final = datetime(2025, 1, 1, tzinfo=UTC)
 otherwise. A checkout gives files the time of the checkout; a golden must not depend on it."""
 
 _PLATFORMS: Final = ("darwin", "linux", "win32")
-_ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _FOLDER_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _CASE_KEYS: Final = frozenset({"description", "adapter", "host", "files"})
 _HOST_KEYS: Final = frozenset({"platform", "env"})
@@ -187,7 +187,7 @@ def _case_from_toml(name: str, folder: Path, adapter: str, data: dict[str, Any])
     if not isinstance(description, str) or not description.strip():
         raise ValueError("'description' is required: one or two sentences on what the case shows")
     declared: object = data.get("adapter", adapter)
-    if not isinstance(declared, str) or not _ADAPTER_NAME.fullmatch(declared):
+    if not isinstance(declared, str) or not ADAPTER_NAME.fullmatch(declared):
         raise ValueError(f"adapter name {declared!r} is not lower-case words joined by '-'")
     adapter = declared
     host = _table(data, "host")

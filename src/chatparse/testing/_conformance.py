@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final
 
 import chatparse
+from chatparse.adapter import ADAPTER_NAME
 from chatparse.testing._case import Case, load_cases
 from chatparse.testing._runner import run_case
 
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AdapterConformance"]
 
-_ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASE_ARG: Final = "chatparse_case"
 
 
@@ -76,7 +75,7 @@ class AdapterConformance:
         name = getattr(adapter, "name", None)
         if name != self.adapter:
             problems.append(f"adapter.name is {name!r}, expected {self.adapter!r}")
-        if not isinstance(name, str) or not _ADAPTER_NAME.fullmatch(name):
+        if not isinstance(name, str) or not ADAPTER_NAME.fullmatch(name):
             problems.append(f"adapter.name {name!r} is not lower-case words joined by '-'")
         for attribute in ("display_name", "parser_version"):
             value = getattr(adapter, attribute, None)

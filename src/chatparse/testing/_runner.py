@@ -14,6 +14,7 @@ from typing import Final
 from attrs import field, frozen
 
 import chatparse
+from chatparse.adapter import ContentScanner
 from chatparse.errors import ChatparseError, SkippedSourceWarning
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
@@ -109,7 +110,9 @@ def _wrong_type(step: str, expected: str, value: object) -> str:
 
 
 def _allowed_reads(adapter: chatparse.SourceAdapter) -> bool | Collection[str] | str:
-    declared: object = getattr(adapter, SCAN_READS_CONTENT, False)
+    if not isinstance(adapter, ContentScanner):
+        return False
+    declared: object = adapter.scan_reads_content
     if isinstance(declared, bool):
         return declared
     if isinstance(declared, list | tuple | frozenset | set) and all(

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chatparse.adapters._fields import as_count, as_datetime, as_text, dig
-from chatparse.adapters._ledger import Ledger
+from chatparse.adapter.fields import as_count, as_text, dig
+from chatparse.adapter.ledger import Ledger
+from chatparse.adapter.times import as_datetime
 
 
 @pytest.mark.parametrize(

@@ -1,15 +1,13 @@
-"""The generated constructors build exactly what attrs' own ``__init__`` builds.
+"""The toolkit's constructors build exactly what attrs' own ``__init__`` builds.
 
-Three ways to build each model class are compared on the same keywords, valid and not:
-calling the class (the generated ``__init__``), the function from ``fast_constructor``, and a
-plain subclass, which keeps attrs' own ``__init__``.
+Two ways to build each model class are compared on the same keywords, valid and not: calling
+the class (attrs' own ``__init__``) and the function from ``fast_constructor``.
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
-import linecache
 import pickle
 import typing
 from collections.abc import Callable
@@ -21,14 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatparse import _fastinit, model
-from chatparse._fastinit import fast_constructor, fast_init
-from chatparse.adapters import _build
+from chatparse import model
+from chatparse.adapter import new_message, new_tool_call, new_usage
+from chatparse.adapter._construct import fast_constructor
 
 MODEL_CLASSES = [getattr(model, name) for name in model.__all__ if attrs.has(getattr(model, name))]
-
-SUBCLASSES = {cls: type(f"Plain{cls.__name__}", (cls,), {}) for cls in MODEL_CLASSES}
-"""Plain subclasses: their instances take attrs' own ``__init__`` (see chatparse._fastinit)."""
 
 CONSTRUCTORS = {cls: fast_constructor(cls) for cls in MODEL_CLASSES}
 
@@ -63,20 +58,25 @@ def outcome(build: Callable[..., Any], keywords: dict[str, Any]) -> tuple[Any, .
 @pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda cls: cls.__name__)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
-def test_three_ways_to_build_agree(cls: type, data: st.DataObject) -> None:
+def test_both_ways_to_build_agree(cls: type, data: st.DataObject) -> None:
     """Same keywords, same object, or the same error, whichever way the class is built."""
     names = [field.alias for field in attrs.fields(cls)]
     keywords = data.draw(st.dictionaries(st.sampled_from(names), values))
-    expected = outcome(SUBCLASSES[cls], keywords)
-    assert outcome(cls, keywords) == expected
-    assert outcome(CONSTRUCTORS[cls], keywords) == expected
+    assert outcome(CONSTRUCTORS[cls], keywords) == outcome(cls, keywords)
+
+
+@pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda cls: cls.__name__)
+def test_the_model_classes_keep_attrs_own_init(cls: type) -> None:
+    """The public classes behave exactly as attrs documents: no generated replacement."""
+    init: Any = vars(cls)["__init__"]
+    assert init.__code__.co_filename.startswith("<attrs generated")
 
 
 def test_a_message_built_every_way_is_equal_hashable_and_a_message() -> None:
     keywords: dict[str, Any] = {"id": "m", "role": "user", "text": "hi", "timestamp": T0}
     built = [
         model.Message(**keywords),
-        _build.message(**keywords),
+        new_message(**keywords),
         CONSTRUCTORS[model.Message](**keywords),
     ]
     assert all(type(message) is model.Message for message in built)
@@ -87,9 +87,9 @@ def test_a_message_built_every_way_is_equal_hashable_and_a_message() -> None:
 
 
 def test_built_objects_copy_pickle_and_evolve() -> None:
-    usage = _build.usage(input_tokens=3, dedup_key="k")
-    message = _build.message(
-        id="m", role="assistant", usage=usage, tool_calls=[_build.tool_call(id=None, name="t")]
+    usage = new_usage(input_tokens=3, dedup_key="k")
+    message = new_message(
+        id="m", role="assistant", usage=usage, tool_calls=[new_tool_call(id=None, name="t")]
     )
     assert pickle.loads(pickle.dumps(message)) == message  # noqa: S301 -- our own bytes
     assert copy.deepcopy(message) == message
@@ -97,40 +97,9 @@ def test_built_objects_copy_pickle_and_evolve() -> None:
     assert (evolved.text, evolved.usage, type(evolved)) == ("new", usage, model.Message)
 
 
-def test_a_plain_subclass_keeps_its_class() -> None:
-    message = SUBCLASSES[model.Message](id="m", role="user")
-    assert type(message) is SUBCLASSES[model.Message]
-
-
-def test_init_called_again_with_a_bad_value_leaves_the_object_intact() -> None:
-    """A converter failing half-way through a second ``__init__`` must not leave a twin."""
-    message = model.Message(id="m", role="user", timestamp=T0)
-    with pytest.raises(ValueError, match="naive datetime"):
-        message.__init__(id="m", role="user", timestamp=datetime(2025, 1, 1))  # type: ignore[misc]  # noqa: DTZ001
-    assert type(message) is model.Message
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        message.text = "changed"  # type: ignore[misc]
-
-
-@pytest.mark.parametrize("flag", ["attrs' own flag", "the public call"])
-def test_disabled_validators_are_honoured_as_attrs_does(
-    flag: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Validators are skipped while attrs has them disabled, asked either way.
-
-    The flag attrs' own code reads, or, for an attrs version without it, the public
-    ``attrs.validators.get_disabled()``.
-    """
-    if flag == "the public call":
-        fallback = (
-            "not _validators_disabled()",
-            {"_validators_disabled": attrs.validators.get_disabled},
-        )
-        monkeypatch.setattr(_fastinit, "_VALIDATORS_RUN", fallback)
-    source = "<chatparse constructor of Message>"
-    monkeypatch.setitem(linecache.cache, source, linecache.cache[source])  # the real one, after
+def test_disabled_validators_are_honoured_as_attrs_does() -> None:
+    """Validators are skipped while attrs has them disabled (``attrs.validators.disabled``)."""
     build = fast_constructor(model.Message)
-    assert _fastinit._VALIDATORS_RUN[0] in inspect.getsource(build)
     robot: Any = "robot"  # not a Role: typed Any to get past the type checker
     with attrs.validators.disabled():
         assert model.Message(id="m", role=robot).role == robot
@@ -141,19 +110,15 @@ def test_disabled_validators_are_honoured_as_attrs_does(
 
 @pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda cls: cls.__name__)
 def test_signature_type_hints_and_source_are_attrs_own(cls: type) -> None:
-    """Introspection (Sphinx, cattrs, IDEs) sees what it saw of attrs' own ``__init__``."""
-    init: Any = vars(cls)["__init__"]
-    original = inspect.getclosurevars(init).nonlocals["_attrs_init"]
-    assert inspect.signature(init) == inspect.signature(original)
+    """Introspection (Sphinx, cattrs, IDEs) sees what it sees of attrs' own ``__init__``."""
+    original: Any = vars(cls)["__init__"]
     # attrs' own resolves only with help: its globals are not the model's.
     hints = typing.get_type_hints(original, globalns=vars(model))
-    assert typing.get_type_hints(init) == hints
     build = CONSTRUCTORS[cls]
     keywords = list(inspect.signature(original).parameters.values())[1:]  # without self
     assert list(inspect.signature(build).parameters.values()) == keywords
     assert typing.get_type_hints(build) == {**hints, "return": cls}
-    for generated in (init, build):
-        assert f"self.{attrs.fields(cls)[0].name} = " in inspect.getsource(generated)
+    assert f"self.{attrs.fields(cls)[0].name} = " in inspect.getsource(build)
 
 
 def _frozen_class(**options: Any) -> type:
@@ -185,7 +150,7 @@ def _frozen_class(**options: Any) -> type:
 )
 def test_what_it_cannot_reproduce_is_refused_at_import(make: Callable[[], type], why: str) -> None:
     with pytest.raises(TypeError, match=why):
-        fast_init(make())
+        fast_constructor(make())
 
 
 def test_hooks_and_converters_that_take_the_instance_are_refused() -> None:
@@ -211,7 +176,7 @@ def test_hooks_and_converters_that_take_the_instance_are_refused() -> None:
     ]
     for cls, why in cases:
         with pytest.raises(TypeError, match=why):
-            fast_init(cls)
+            fast_constructor(cls)
 
 
 def test_fast_constructor_takes_a_class() -> None:

@@ -1,26 +1,20 @@
-"""A faster ``__init__`` for the model's frozen attrs classes, with the same behaviour.
+"""Functions that build the model's frozen attrs classes like the classes do, but cheaper.
 
-attrs makes a class frozen by overriding ``__setattr__``, so the ``__init__`` it generates has
-to write every field through ``object.__setattr__``: a call through a method wrapper, about 850
-instructions a field on CPython 3.11-3.13. Building a ``Message`` took 21.9k instructions where
-an unfrozen twin takes 7.6k, and adapters build one per message: it was the largest single cost
-left in the Cursor and Trae parsers (see ``docs/benchmarks.md``).
-
-:func:`fast_init` replaces that ``__init__`` with one generated from the same ``attrs.fields``:
-the same keyword-only signature, defaults, factories, converters and validators, applied in the
-same order, with the same errors. Only the writing differs. The new instance is switched to a
-*twin*, a plain class with the same ``__slots__`` and no ``__setattr__`` of its own; the fields
-are written as ordinary slot stores, which CPython specialises; then the instance is switched
-back. ``__class__`` assignment between two classes of the same layout is documented language
+attrs makes a class frozen by overriding ``__setattr__``, so the ``__init__`` it generates has to
+write every field through ``object.__setattr__``; and calling a class with keywords costs CPython
+more than calling a function with the same keywords. Adapters build a message, a usage and tool
+calls per record, so :func:`fast_constructor` makes, from a class's own ``attrs.fields``, a
+function with the same keyword-only signature, defaults, factories, converters and validators,
+applied in the same order, with the same errors. Only the writing differs: the new instance is
+made as a *twin*, a plain class with the same ``__slots__`` and no ``__setattr__`` of its own, its
+fields are written as ordinary slot stores, and it is then switched to the real class.
+``__class__`` assignment between two classes of the same layout is documented language
 behaviour; that the layouts match is checked once, at import, so a model change that breaks it
-fails every test rather than one parse.
+fails every test rather than one parse. What this buys end to end is in ``docs/benchmarks.md``.
 
-An instance of a plain subclass of a model class keeps attrs' own ``__init__``: switching it
-back would lose its class.
-
-One assumption goes beyond attrs: a validator depends on the value alone, not on the instance
-or on other fields (true of every validator in :mod:`chatparse.model`). A field left at a
-default that passed its validator once, here, is not validated again.
+One assumption goes beyond attrs: a validator depends on the value alone, not on the instance or
+on other fields (true of every validator in :mod:`chatparse.model`). A field left at a default
+that passed its validator once, here, is not validated again.
 """
 
 from __future__ import annotations
@@ -30,61 +24,29 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
 
-import attr._config
 import attrs
 
-__all__ = ["fast_constructor", "fast_init"]
+__all__ = ["fast_constructor"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
 
 _INDENT: Final = "    "
 
-# Whether validators run: attrs' generated ``__init__`` reads this flag of its own ``_config``
-# module, where ``attrs.validators.get_disabled()`` takes two calls per object to say the same.
-# Read the same way here, when this attrs version has it; else through the public call.
-_ATTRS_CONFIG: Final = attr._config  # noqa: SLF001 -- the module attrs' own __init__ reads
-_VALIDATORS_RUN: Final[tuple[str, dict[str, Any]]] = (
-    ("_attrs_config._run_validators is True", {"_attrs_config": _ATTRS_CONFIG})
-    if isinstance(getattr(_ATTRS_CONFIG, "_run_validators", None), bool)
-    else ("not _validators_disabled()", {"_validators_disabled": attrs.validators.get_disabled})
-)
-
-
-def fast_init(cls: type[_T]) -> type[_T]:
-    """Give the frozen, slotted, keyword-only attrs class ``cls`` a faster ``__init__``.
-
-    Raises :class:`TypeError` when ``cls`` uses an attrs feature the generator does not
-    reproduce (a post-init hook, a converter that takes the instance, a cached hash, a
-    ``__weakref__`` slot...), rather than building instances that differ from attrs' own.
-    """
-    original: Any = cls.__init__
-    init = _compile(cls, original, constructor=False)
-    init.__annotations__ = dict(original.__annotations__)
-    init.__doc__ = original.__doc__
-    cls.__init__ = init  # type: ignore[method-assign] # replacing attrs' method is the point
-    return cls
+# Whether validators run: read through attrs' public switch, as its own __init__ honours it.
+_VALIDATORS_RUN: Final = "not _validators_disabled()"
 
 
 def fast_constructor(cls: Callable[_P, _T]) -> Callable[_P, _T]:
     """A function that builds ``cls`` from the same keywords as ``cls(...)``, and cheaper.
 
-    Calling a class with keywords costs CPython about 6k instructions before ``__init__`` runs
-    (``type.__call__`` packs the keywords into a dict, then unpacks them for ``__init__``);
-    calling a function with the same keywords, about 2k: a ``Message`` takes 7.9k instructions
-    this way, 13.4k through the class after :func:`fast_init`. Code that builds one object per
-    record, as adapters do, calls this instead of the class.
+    Raises :class:`TypeError` when ``cls`` uses an attrs feature the generator does not
+    reproduce (a post-init hook, a converter that takes the instance, a cached hash, a
+    ``__weakref__`` slot...), rather than building instances that differ from attrs' own.
     """
     if not isinstance(cls, type):
         msg = f"fast_constructor takes a class, got {cls!r}"
         raise TypeError(msg)
-    build = _compile(cls, None, constructor=True)
-    build.__annotations__ = {**cls.__init__.__annotations__, "return": cls.__name__}  # type: ignore[misc]
-    build.__doc__ = f"Build a :class:`{cls.__qualname__}`: the same as calling the class."
-    return build  # type: ignore[no-any-return] # generated with cls's own signature
-
-
-def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
     fields = attrs.fields(cls)
     _check_supported(cls, fields)
     twin = type(f"_{cls.__name__}Slots", (), {"__slots__": vars(cls)["__slots__"]})
@@ -93,13 +55,10 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
     namespace: dict[str, Any] = {
         "_cls": cls,
         "_twin": twin,
+        "_new": object.__new__,
         "_NOTHING": attrs.NOTHING,
-        **_VALIDATORS_RUN[1],
+        "_validators_disabled": attrs.validators.get_disabled,
     }
-    if constructor:
-        namespace["_new"] = object.__new__
-    else:
-        namespace |= {"_set_class": object.__setattr__, "_attrs_init": original}
     params: list[str] = []
     writes: list[str] = []
     checks: list[str] = []
@@ -109,56 +68,41 @@ def _compile(cls: type, original: Any, *, constructor: bool) -> Any:
         writes.append(write)
         checks += [check] if check else []
 
-    validation = [f"if {_VALIDATORS_RUN[0]}:", *(_INDENT + check for check in checks)]
-    if constructor:
-        # A new object is only ever seen by this function, so no clean-up is needed if a
-        # converter raises half-way: the half-built twin is simply dropped.
-        header = f"def build(*, {', '.join(params)}):"
-        body = ["self = _new(_twin)", *writes, "self.__class__ = _cls"]
-        body += validation if checks else []
-        body.append("return self")
-    else:
-        arguments = ", ".join(f"{field.alias}={field.alias}" for field in fields)
-        header = f"def __init__(self, *, {', '.join(params)}):"
-        body = [
-            "if self.__class__ is not _cls:",
-            f"{_INDENT}_attrs_init(self, {arguments})",
-            f"{_INDENT}return",
-            "_set_class(self, '__class__', _twin)",
-            # Someone may call __init__ again on a live object: never leave it a twin.
-            "try:",
-            *(_INDENT + write for write in writes),
-            "finally:",
-            f"{_INDENT}self.__class__ = _cls",
-        ]
-        body += validation if checks else []
+    # A new object is only ever seen by this function, so no clean-up is needed if a converter
+    # raises half-way: the half-built twin is simply dropped.
+    body = ["self = _new(_twin)", *writes, "self.__class__ = _cls"]
+    if checks:
+        body += [f"if {_VALIDATORS_RUN}:", *(_INDENT + check for check in checks)]
+    body.append("return self")
     # The function is made inside a maker whose parameters carry the names it uses, so that its
     # globals can be the model module's own (typing.get_type_hints resolves the annotations
     # there, as for attrs' __init__) without adding a name to that module.
-    name = "build" if constructor else "__init__"
-    lines = [header, *(_INDENT + line for line in body)]
     source = "\n".join(
         [
             f"def make({', '.join(namespace)}):",
-            *(_INDENT + line for line in lines),
-            f"    return {name}",
+            f"{_INDENT}def build(*, {', '.join(params)}):",
+            *(_INDENT * 2 + line for line in body),
+            f"{_INDENT}return build",
         ]
     )
     # Registered with linecache, as attrs does, so that tracebacks and inspect show the source.
-    filename = f"<chatparse {'constructor' if constructor else '__init__'} of {cls.__qualname__}>"
+    filename = f"<chatparse constructor of {cls.__qualname__}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     made: dict[str, Any] = {}
     module = vars(sys.modules[cls.__module__])
     exec(compile(source, filename, "exec"), module, made)  # noqa: S102 -- source built above from attrs.fields
-    function = made["make"](**namespace)
+    build = made["make"](**namespace)
     # Errors about arguments then read as attrs' do: "Message.__init__() missing ... 'id'".
-    function.__qualname__ = f"{cls.__qualname__}.__init__"
-    return function
+    build.__qualname__ = f"{cls.__qualname__}.__init__"
+    init: Any = vars(cls)["__init__"]  # attrs' own, for its annotations
+    build.__annotations__ = {**init.__annotations__, "return": cls.__name__}
+    build.__doc__ = f"Build a :class:`{cls.__qualname__}`: the same as calling the class."
+    return build  # type: ignore[no-any-return] # generated with cls's own signature
 
 
 def _check_supported(cls: type, fields: tuple[attrs.Attribute[Any], ...]) -> None:
     def refuse(why: str) -> None:
-        msg = f"fast_init cannot reproduce attrs' __init__ of {cls.__qualname__}: {why}"
+        msg = f"fast_constructor cannot reproduce attrs' __init__ of {cls.__qualname__}: {why}"
         raise TypeError(msg)
 
     for hook in ("__attrs_pre_init__", "__attrs_post_init__"):
@@ -235,6 +179,6 @@ def _check_layout(cls: type, twin: type) -> None:
     try:
         object.__setattr__(probe, "__class__", twin)
     except TypeError as exc:  # CPython compares the two classes' slot layouts
-        msg = f"fast_init: {cls.__qualname__} and its twin differ in layout: {exc}"
+        msg = f"fast_constructor: {cls.__qualname__} and its twin differ in layout: {exc}"
         raise TypeError(msg) from exc
     probe.__class__ = cls

@@ -1,4 +1,4 @@
-"""What an adapter is: the :class:`SourceAdapter` protocol every source implements.
+"""What an adapter is: the :class:`SourceAdapter` protocol, and the optional ones it may add.
 
 An adapter is any object with these attributes and methods; it need not inherit from anything.
 The registry checks loaded plugins against the protocol at runtime (``isinstance``), and mypy
@@ -11,20 +11,29 @@ the container allows it, and ``parse`` reads one conversation in full.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+
+from chatparse._names import SOURCE_NAME
 
 if TYPE_CHECKING:
     from chatparse.host import Host
     from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
-__all__ = ["ADAPTER_NAME", "BatchParser", "Explainer", "PathSniffer", "SourceAdapter"]
+__all__ = [
+    "ADAPTER_NAME",
+    "BatchParser",
+    "ContentScanner",
+    "Explainer",
+    "PathSniffer",
+    "SourceAdapter",
+]
 
-ADAPTER_NAME: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-"""What an adapter name looks like: lower-case words joined by single hyphens."""
+ADAPTER_NAME: Final = SOURCE_NAME
+"""What an adapter name looks like: lower-case words of letters and digits joined by single
+hyphens, such as ``claude-code``."""
 
 
 @runtime_checkable
@@ -124,3 +133,19 @@ class BatchParser(Protocol):
         ``sqlite3`` connection is not).
         """
         ...
+
+
+@runtime_checkable
+class ContentScanner(Protocol):
+    """Optional: an adapter whose ``scan`` must open some files, not only list and stat them.
+
+    The conformance kit checks that ``scan`` reads no file content unless the adapter declares
+    it here: a Codex scan reads each rollout's first line for its id, a Copilot scan reads each
+    workspace's ``workspace.json``. Adapters without the attribute read none.
+
+    .. versionadded:: 0.2
+    """
+
+    scan_reads_content: bool | Collection[str]
+    """``True`` when ``scan`` may open any file; else glob patterns (matched against the file's
+    path under the home, as ``*/workspace.json``) of the files it may open."""

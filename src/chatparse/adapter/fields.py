@@ -7,15 +7,19 @@ object or ``null``. Adapters read every field through these, so a surprise becom
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["as_count", "as_datetime", "as_text", "dig"]
+__all__ = ["as_count", "as_nonempty_text", "as_text", "dig"]
 
 
 def as_text(value: object) -> str | None:
     """The value if it is a string (possibly empty)."""
     return value if isinstance(value, str) else None
+
+
+def as_nonempty_text(value: object) -> str | None:
+    """The value if it is a string with at least one character; ``""`` is as good as absent."""
+    return value if isinstance(value, str) and value else None
 
 
 def as_count(value: object) -> int | None:
@@ -30,17 +34,3 @@ def dig(value: object, *keys: str) -> Any:
             return None
         value = value.get(key)
     return value
-
-
-def as_datetime(value: object) -> datetime | None:
-    """An ISO-8601 / RFC 3339 string with a time zone, as an aware UTC datetime.
-
-    A string without a zone gives ``None``: guessing one would shift the time by hours.
-    """
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return parsed.astimezone(UTC) if parsed.tzinfo is not None else None

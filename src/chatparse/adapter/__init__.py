@@ -1,0 +1,133 @@
+"""Everything an adapter needs: the protocol it implements and the toolkit it is built with.
+
+An adapter reads the conversations of one tool. It is any object with the attributes and methods
+of :class:`SourceAdapter` (``detect``, ``scan``, ``parse``), plus any of the optional protocols
+(:class:`PathSniffer`, :class:`Explainer`, :class:`BatchParser`, :class:`ContentScanner`). The
+built-in adapters and third-party ones are built from the same public parts, listed here by the
+question each answers:
+
+Where did every record go?
+    :class:`Ledger` counts each record read as used, skipped (known noise), malformed or kept
+    raw as unknown, and turns the count into the conversation's
+    :class:`~chatparse.model.Diagnostics`.
+What does this field hold?
+    :func:`as_text`, :func:`as_nonempty_text`, :func:`as_count`, :func:`dig` read decoded JSON
+    without trusting its shape; :func:`as_datetime`, :func:`as_epoch` and :func:`as_time` read
+    times under one policy (a time without a zone is no time).
+How are messages named and titled?
+    :class:`UniqueIds`, :func:`title_from`, :func:`prompt_title`.
+What about images and tools?
+    :func:`strip_images`, :func:`image_ref`; :class:`ToolCallPairing` pairs calls with results
+    and tells orphans and unanswered calls apart.
+What did the scan pass over?
+    :func:`passed_over`, :func:`unlistable`, :func:`is_file`, :func:`is_dir`,
+    :func:`walk_files`.
+Has it changed since last time?
+    :func:`stat_fingerprint`, :func:`digest_fingerprint`.
+And the result?
+    :func:`build_conversation` assembles the :class:`~chatparse.model.ParsedConversation`;
+    :func:`new_message`, :func:`new_tool_call`, :func:`new_usage`, :func:`new_image` and
+    :func:`new_meta` build the model objects made once per record.
+
+``import chatparse.adapter`` is cheap: each name is imported the first time it is used.
+
+.. versionadded:: 0.1
+   The protocols.
+.. versionadded:: 0.2
+   The toolkit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatparse.adapter.protocol import (
+    ADAPTER_NAME,
+    BatchParser,
+    ContentScanner,
+    Explainer,
+    PathSniffer,
+    SourceAdapter,
+)
+
+if TYPE_CHECKING:
+    from chatparse.adapter.assemble import build_conversation
+    from chatparse.adapter.build import new_image, new_message, new_meta, new_tool_call, new_usage
+    from chatparse.adapter.fields import as_count, as_nonempty_text, as_text, dig
+    from chatparse.adapter.fingerprints import digest_fingerprint, stat_fingerprint
+    from chatparse.adapter.ids import UniqueIds
+    from chatparse.adapter.ledger import Ledger
+    from chatparse.adapter.paths import is_dir, is_file, passed_over, unlistable, walk_files
+    from chatparse.adapter.text import image_ref, prompt_title, strip_images, title_from
+    from chatparse.adapter.times import as_datetime, as_epoch, as_time
+    from chatparse.adapter.tools import PendingCall, ToolCallPairing
+
+__all__ = [
+    "ADAPTER_NAME",
+    "BatchParser",
+    "ContentScanner",
+    "Explainer",
+    "Ledger",
+    "PathSniffer",
+    "PendingCall",
+    "SourceAdapter",
+    "ToolCallPairing",
+    "UniqueIds",
+    "as_count",
+    "as_datetime",
+    "as_epoch",
+    "as_nonempty_text",
+    "as_text",
+    "as_time",
+    "build_conversation",
+    "dig",
+    "digest_fingerprint",
+    "image_ref",
+    "is_dir",
+    "is_file",
+    "new_image",
+    "new_message",
+    "new_meta",
+    "new_tool_call",
+    "new_usage",
+    "passed_over",
+    "prompt_title",
+    "stat_fingerprint",
+    "strip_images",
+    "title_from",
+    "unlistable",
+    "walk_files",
+]
+
+_HOMES = {
+    "chatparse.adapter.assemble": ("build_conversation",),
+    "chatparse.adapter.build": (
+        "new_image",
+        "new_message",
+        "new_meta",
+        "new_tool_call",
+        "new_usage",
+    ),
+    "chatparse.adapter.fields": ("as_count", "as_nonempty_text", "as_text", "dig"),
+    "chatparse.adapter.fingerprints": ("digest_fingerprint", "stat_fingerprint"),
+    "chatparse.adapter.ids": ("UniqueIds",),
+    "chatparse.adapter.ledger": ("Ledger",),
+    "chatparse.adapter.paths": ("is_dir", "is_file", "passed_over", "unlistable", "walk_files"),
+    "chatparse.adapter.text": ("image_ref", "prompt_title", "strip_images", "title_from"),
+    "chatparse.adapter.times": ("as_datetime", "as_epoch", "as_time"),
+    "chatparse.adapter.tools": ("PendingCall", "ToolCallPairing"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULE_OF:
+        msg = f"module 'chatparse.adapter' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(__import__(_MODULE_OF[name], fromlist=(name,)), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *globals()})
