@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
-from chatparse.adapters._paths import unlistable
+from chatparse.adapter.paths import unlistable
 from chatparse.decoders import bigjson
 from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
