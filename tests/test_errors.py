@@ -17,6 +17,11 @@ CASES = [
         OSError,
         "/db: locked. close",
     ),
+    (
+        errors.SourceUnavailableError("/db", "busy", "", errors.UnavailableCause.LOCKED),
+        OSError,
+        "/db: busy",
+    ),
     (errors.UnsupportedInputError("/f", "no adapter"), ValueError, "/f: no adapter"),
     (errors.ModelError("Message", ["bad @ $.role"]), ValueError, "bad @ $.role"),
 ]
@@ -38,6 +43,14 @@ def test_pickles_with_attributes(error: errors.ChatparseError, builtin: type, te
     assert str(copy) == str(error)
     assert vars(copy) == vars(error)
     assert isinstance(copy, builtin)
+
+
+def test_source_unavailable_says_why_to_programs() -> None:
+    """``cause`` is machine-readable: OTHER unless the raiser knows better, and a str enum."""
+    assert errors.SourceUnavailableError("/x", "gone").cause is errors.UnavailableCause.OTHER
+    locked = errors.SourceUnavailableError("/x", "?", "", errors.UnavailableCause.LOCKED)
+    assert locked.cause == "locked"
+    assert pickle.loads(pickle.dumps(locked)).cause is errors.UnavailableCause.LOCKED  # noqa: S301 -- our own bytes
 
 
 def test_source_unavailable_sets_filename() -> None:

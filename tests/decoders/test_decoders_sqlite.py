@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from chatparse.decoders import sqlite
 from chatparse.decoders.sqlite import KeyRun, Row, open_snapshot, prefix_range
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SourceUnavailableError, UnavailableCause
 
 JOURNAL_MODES = ["delete", "wal"]
 
@@ -422,8 +422,9 @@ def test_key_runs_leave_blob_keys_alone(tmp_path: Path) -> None:
 
 def test_a_missing_file_is_unavailable(tmp_path: Path) -> None:
     """A path that does not exist raises SourceUnavailableError and creates nothing."""
-    with unchanged(tmp_path), pytest.raises(SourceUnavailableError, match="no such file"):
+    with unchanged(tmp_path), pytest.raises(SourceUnavailableError, match="no such file") as caught:
         open_snapshot(tmp_path / "missing.vscdb")
+    assert caught.value.cause is UnavailableCause.MISSING
 
 
 @pytest.mark.parametrize("content", [b"", b"{}", b"not a database" * 20])
@@ -431,8 +432,12 @@ def test_a_file_that_is_not_a_database_is_unavailable(tmp_path: Path, content: b
     """A file without SQLite's header is reported as not a database."""
     path = tmp_path / "state.vscdb"
     path.write_bytes(content)
-    with unchanged(tmp_path), pytest.raises(SourceUnavailableError, match="not a SQLite database"):
+    with (
+        unchanged(tmp_path),
+        pytest.raises(SourceUnavailableError, match="not a SQLite database") as caught,
+    ):
         open_snapshot(path)
+    assert caught.value.cause is UnavailableCause.NOT_A_DATABASE
 
 
 def test_a_corrupt_database_is_unavailable_and_names_the_table(tmp_path: Path) -> None:
@@ -625,4 +630,5 @@ def test_a_writer_committing_makes_us_report_locked(tmp_path: Path) -> None:
             with pytest.raises(SourceUnavailableError, match="locked") as caught:
                 snapshot.get("kv", "k0")
             assert caught.value.path == str(path)
+            assert caught.value.cause is UnavailableCause.LOCKED
         assert commit(writer) == "committed"
