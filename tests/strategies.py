@@ -14,7 +14,7 @@ from chatparse import model
 text = st.text(st.characters(codec="utf-8"), max_size=8)
 maybe_text = st.none() | text
 counts = st.none() | st.integers(min_value=0, max_value=2**53)
-source_names = st.from_regex(r"[a-z0-9][a-z0-9-]{0,12}", fullmatch=True)
+source_names = st.from_regex(r"[a-z0-9]{1,6}(?:-[a-z0-9]{1,6}){0,2}", fullmatch=True)
 zones = st.sampled_from(
     [UTC, timezone(timedelta(hours=5, minutes=30)), timezone(-timedelta(hours=8))]
 )

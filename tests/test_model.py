@@ -158,3 +158,18 @@ def test_kinds_and_roles_are_documented() -> None:
     source = Path(model.__file__).read_text(encoding="utf-8")
     for kind in model.MESSAGE_KINDS:
         assert f"``{kind}``" in source
+
+
+@pytest.mark.parametrize("name", ["claude-", "-codex", "a--b", "Cursor", "trae_cn", ""])
+def test_a_source_name_follows_the_adapter_name_rule(name: str) -> None:
+    """The model checks source names by the registry's own rule: words joined by single hyphens."""
+    with pytest.raises(ValueError, match="single hyphens"):
+        ConversationMeta(source=name, id="x", path="/p", fingerprint="f")
+
+
+@pytest.mark.parametrize("name", ["claude-code", "pi", "oh-my-pi", "x1-2"])
+def test_adapter_names_are_source_names(name: str) -> None:
+    from chatparse.adapter import ADAPTER_NAME  # noqa: PLC0415 -- the rule checked against
+
+    assert ADAPTER_NAME.fullmatch(name)
+    assert ConversationMeta(source=name, id="x", path="/p", fingerprint="f").source == name
