@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from chatparse import model
+from chatparse.adapter import ADAPTER_NAME
 from chatparse.model import ConversationMeta, Message, ParsedConversation, Usage
 
 META = ConversationMeta(source="claude-code", id="s", path="/p.jsonl", fingerprint="1")
@@ -169,7 +170,5 @@ def test_a_source_name_follows_the_adapter_name_rule(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["claude-code", "pi", "oh-my-pi", "x1-2"])
 def test_adapter_names_are_source_names(name: str) -> None:
-    from chatparse.adapter import ADAPTER_NAME  # noqa: PLC0415 -- the rule checked against
-
     assert ADAPTER_NAME.fullmatch(name)
     assert ConversationMeta(source=name, id="x", path="/p", fingerprint="f").source == name
