@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ChatparseWarning,
         ModelError,
         ParseWarning,
+        PriceFileError,
         SkippedSourceWarning,
         SourceUnavailableError,
         UnavailableCause,
@@ -49,8 +50,10 @@ if TYPE_CHECKING:
         UnknownRecord,
         Usage,
     )
+    from chatparse.prices import PriceTable
     from chatparse.registry import adapter_names, get_adapter, register_adapter
     from chatparse.serialize import SCHEMA_VERSION, from_dict, from_json, to_dict, to_json
+    from chatparse.usage import UsageRow, usage_report
 
     __version__: str
 
@@ -70,6 +73,8 @@ __all__ = [
     "ModelError",
     "ParseWarning",
     "ParsedConversation",
+    "PriceFileError",
+    "PriceTable",
     "SkippedSourceWarning",
     "SourceAdapter",
     "SourceInfo",
@@ -79,6 +84,7 @@ __all__ = [
     "UnknownRecord",
     "UnsupportedInputError",
     "Usage",
+    "UsageRow",
     "__version__",
     "adapter_names",
     "detect",
@@ -92,6 +98,7 @@ __all__ = [
     "scan",
     "to_dict",
     "to_json",
+    "usage_report",
 ]
 
 _HOMES = {
@@ -106,6 +113,7 @@ _HOMES = {
         "ChatparseWarning",
         "ModelError",
         "ParseWarning",
+        "PriceFileError",
         "SkippedSourceWarning",
         "SourceUnavailableError",
         "UnavailableCause",
@@ -124,7 +132,9 @@ _HOMES = {
         "Usage",
     ),
     "chatparse.registry": ("adapter_names", "get_adapter", "register_adapter"),
+    "chatparse.prices": ("PriceTable",),
     "chatparse.serialize": ("SCHEMA_VERSION", "from_dict", "from_json", "to_dict", "to_json"),
+    "chatparse.usage": ("UsageRow", "usage_report"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -27,6 +27,7 @@ __all__ = [
     "ChatparseWarning",
     "ModelError",
     "ParseWarning",
+    "PriceFileError",
     "SkippedSourceWarning",
     "SourceUnavailableError",
     "UnavailableCause",
@@ -182,6 +183,23 @@ class UnsupportedInputError(ChatparseError, ValueError):
         self.reason = reason
         self._keep(path, reason)
         super().__init__(f"{path}: {reason}")
+
+
+class PriceFileError(ChatparseError, ValueError):
+    """A price file given for usage costs cannot be used: unreadable, not JSON, or a bad price.
+
+    ``line`` is the line of the file where the problem is, when known.
+
+    .. versionadded:: 0.2
+    """
+
+    def __init__(self, path: str, line: int | None, reason: str) -> None:
+        self.path = path
+        self.line = line
+        self.reason = reason
+        self._keep(path, line, reason)
+        where = f"{path}, line {line}" if line is not None else path
+        super().__init__(f"{where}: {reason}")
 
 
 class ModelError(ChatparseError, ValueError):

@@ -242,6 +242,32 @@ class Usage:
     dedup_key: str | None = None
     counted: bool = True
 
+    @property
+    def total_tokens(self) -> int | None:
+        """``input_tokens + output_tokens``: every token read and written for the response.
+
+        A part the source did not record counts as nothing; ``None`` when neither is recorded.
+
+        .. versionadded:: 0.2
+        """
+        if self.input_tokens is None and self.output_tokens is None:
+            return None
+        return (self.input_tokens or 0) + (self.output_tokens or 0)
+
+    @property
+    def uncached_input_tokens(self) -> int | None:
+        """The prompt tokens read neither from nor into a prompt cache; ``None`` without input.
+
+        Never negative: cache counts beyond ``input_tokens`` (which the kit reports as an adapter
+        bug) leave zero.
+
+        .. versionadded:: 0.2
+        """
+        if self.input_tokens is None:
+            return None
+        cached = (self.cache_read_tokens or 0) + (self.cache_write_tokens or 0)
+        return max(self.input_tokens - cached, 0)
+
 
 _USAGE_COUNTS: Final = (
     "input_tokens",
