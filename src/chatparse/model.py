@@ -24,7 +24,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import attrs
 from attrs import field, frozen
@@ -103,6 +103,26 @@ def _utc(value: datetime | None) -> datetime | None:
 def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
     # A copy behind a read-only view: the caller's dict can change later without changing us.
     return MappingProxyType(dict(value))
+
+
+_T = TypeVar("_T")
+
+
+def _rebuild(cls: type[_T], fields: dict[str, Any]) -> _T:
+    return cls(**fields)
+
+
+def _reduce_with_mappings(self: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """Pickle by fields, read-only mappings as plain dicts (a mapping proxy does not pickle).
+
+    The object is rebuilt through the class, whose converter makes the view again.
+    """
+    fields = {
+        attribute.name: dict(value) if isinstance(value, MappingProxyType) else value
+        for attribute in attrs.fields(type(self))
+        for value in (getattr(self, attribute.name),)
+    }
+    return _rebuild, (type(self), fields)
 
 
 @functools.lru_cache(maxsize=64)
@@ -221,6 +241,8 @@ class ConversationMeta:
     updated_at: datetime | None = field(default=None, converter=_utc)
     locator: Mapping[str, str] = field(factory=dict, converter=_read_only)
     """Adapter-private keys to find the conversation again, such as a workspace DB and row key."""
+
+    __reduce__ = _reduce_with_mappings
 
 
 @frozen(kw_only=True, weakref_slot=False)
@@ -386,6 +408,8 @@ class Diagnostics:
             self.records_used + self.malformed + sum(self.skipped.values()) + len(self.unknown)
         )
         return accounted == self.records_seen
+
+    __reduce__ = _reduce_with_mappings
 
 
 @frozen(kw_only=True, weakref_slot=False)
