@@ -3,13 +3,15 @@
 # ///
 """Every developer task: ``nox -s tests``, ``lint``, ``typing``, ``docs``, ``build``.
 
-Dev tools live here, not in the package's dependencies.
+The release checks are ``workflows`` and ``release_dry_run`` (see docs/release.md). Dev tools
+live here, not in the package's dependencies.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import nox
@@ -21,7 +23,8 @@ nox.options.sessions = ["tests", "lint", "typing"]
 nox.options.error_on_missing_interpreters = False
 
 ROOT = Path(__file__).parent
-PYTHONS = ["3.11", "3.12", "3.13"]
+# The classifiers in pyproject.toml and the CI matrix name the same versions (`nox -s workflows`).
+PYTHONS = ["3.11", "3.12", "3.13", "3.14"]
 PLUGIN_PKG = "tests/plugin_pkg"
 TEST_DEPS = ["pytest>=9", "hypothesis>=6.100", "jsonschema>=4.23", "markdown-it-py>=3"]
 
@@ -80,10 +83,15 @@ def readme(session: nox.Session) -> None:
         session.error("README.md has no '**Install and run:** `...`' command")
     output = session.run("bash", "-c", match.group(1), external=True, silent=True) or ""
     print(output)  # noqa: T201 -- show what a reader of the README would see
+    _check_demo_scan(session, output, "README command (a)")
+
+
+def _check_demo_scan(session: nox.Session, output: str, what: str) -> None:
+    """Fail the session unless ``chatparse --demo scan`` output lists every built-in source."""
     sources = ("claude-code", "codex", "copilot", "cursor", "trae")
     missing = [name for name in sources if f"\n{name} " not in f"\n{output}"]
     if missing:
-        session.error(f"README command (a) showed no conversation of {missing}")
+        session.error(f"{what} showed no conversation of {missing}")
 
 
 @nox.session(python=PYTHONS[0])
@@ -100,7 +108,9 @@ def typing(session: nox.Session) -> None:
     # Two steps: pip does not see an editable install with extras as satisfying the toy
     # plugin's own requirement on chatparse.
     session.install("-e", ".[fast]")
-    session.install(f"./{PLUGIN_PKG}", "mypy==2.4.1", "nox", "types-jsonschema", *TEST_DEPS)
+    session.install(
+        f"./{PLUGIN_PKG}", "mypy==2.4.1", "nox", "types-jsonschema", "types-PyYAML", *TEST_DEPS
+    )
     session.run("mypy")
 
 
@@ -116,21 +126,77 @@ def docs(session: nox.Session) -> None:
 @nox.session(python=PYTHONS[0])
 def build(session: nox.Session) -> None:
     """Build the sdist and wheel, check their metadata, and check the wheel ships py.typed."""
+    _build_and_check(session)
+
+
+def _build_and_check(session: nox.Session) -> Path:
+    """Build the sdist and wheel into dist/, check them as ``build`` says; return the wheel."""
     session.install("build", "twine")
     dist = ROOT / "dist"
     shutil.rmtree(dist, ignore_errors=True)
     session.run("python", "-m", "build", "--outdir", str(dist))
     session.run("twine", "check", "--strict", *map(str, sorted(dist.iterdir())))
+    [wheel] = dist.glob("*.whl")
     session.run(
         "python",
         "-c",
         "import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist();"
         " missing = [n for n in sys.argv[2:] if n not in names];"
         " sys.exit(f'wheel lacks {missing}' if missing else 0)",
-        str(next(dist.glob("*.whl"))),
+        str(wheel),
         "chatparse/py.typed",
         "chatparse/parsed-conversation.schema.json",
     )
+    return wheel
+
+
+@nox.session(python=PYTHONS[0])
+def workflows(session: nox.Session) -> None:
+    """Audit .github/ with zizmor, then check the workflows parse and test what we claim."""
+    session.install("zizmor==1.32.0", "pyyaml")  # pinned: new zizmor releases add audits
+    # Offline: the audits that ask GitHub about the pinned commits need a token and the network.
+    session.run(
+        "zizmor", "--offline", "--no-progress", "--persona", "pedantic", str(ROOT / ".github")
+    )
+    session.run("python", str(ROOT / "tools" / "check_workflows.py"))
+
+
+@nox.session(python=PYTHONS[0])
+def release_dry_run(session: nox.Session) -> None:
+    """Every release step but publishing: ``nox -s release_dry_run -- v1.2.3`` as on a tag.
+
+    Builds and checks the sdist and wheel as ``build`` does, installs the wheel alone into a new
+    venv and runs ``chatparse --version`` and the demo there, and writes the release notes (the
+    changelog section) to build/release-notes.md. With a tag, the tag must be "v" + the version
+    and the changelog must have its section; without one, the Unreleased section is taken, so
+    the dry run works between releases.
+    """
+    wheel = _build_and_check(session)
+    version = wheel.name.split("-")[1]
+    tag = session.posargs[0] if session.posargs else None
+    if tag is not None and tag != f"v{version}":
+        session.error(f"tag {tag} is not v + the version built ({version}): see docs/release.md")
+
+    venv = Path(session.create_tmp()).resolve() / "wheel-only"
+    shutil.rmtree(venv, ignore_errors=True)
+    session.run("python", "-m", "venv", str(venv))
+    bin_dir = venv / ("Scripts" if sys.platform == "win32" else "bin")
+    session.run(str(bin_dir / "python"), "-m", "pip", "install", str(wheel), external=True)
+    # From outside the checkout, so nothing can be imported from it.
+    with session.chdir(venv):
+        shown = session.run(str(bin_dir / "chatparse"), "--version", external=True, silent=True)
+        if (shown or "").strip() != f"chatparse {version}":
+            session.error(f"the installed wheel says {shown!r}, not chatparse {version}")
+        scan = session.run(str(bin_dir / "chatparse"), "--demo", "scan", external=True, silent=True)
+        _check_demo_scan(session, scan or "", "the installed wheel's demo")
+
+    notes = ROOT / "build" / "release-notes.md"
+    notes.parent.mkdir(exist_ok=True)
+    with notes.open("w", encoding="utf-8") as out:
+        session.run(
+            "python", str(ROOT / "tools" / "release_notes.py"), tag or "Unreleased", stdout=out
+        )
+    session.log(f"{wheel.name}: ready; release notes in {notes.relative_to(ROOT)}")
 
 
 @nox.session(python=PYTHONS[0], default=False)

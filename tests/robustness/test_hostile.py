@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 import threading
 import tracemalloc
@@ -34,6 +35,17 @@ from robustness._support import (
 GIB: Final = 1 << 30
 MIB: Final = 1 << 20
 _PLACEHOLDER: Final = "\x00chatparse-payload\x00"
+
+# Windows has no POSIX file modes: chmod only sets the read-only flag, so a folder cannot be made
+# unlistable, and where_modes_apply needs os.geteuid and os.fork.
+NEEDS_POSIX_MODES: Final = pytest.mark.skipif(
+    sys.platform == "win32", reason="Windows has no POSIX file modes to deny a folder's listing"
+)
+# Windows lets only administrators and Developer Mode make symbolic links, and a link to a
+# folder must be made as a directory link: the loops below cannot be laid out as on POSIX.
+NEEDS_POSIX_SYMLINKS: Final = pytest.mark.skipif(
+    sys.platform == "win32", reason="Windows symbolic links need a privilege and a target kind"
+)
 
 # One case per adapter and container kind, each holding real-shaped records to sit beside.
 CASES: Final = {
@@ -221,6 +233,7 @@ def _session_dir(home: Path) -> Path:
     return max(home.rglob("state.vscdb"), key=lambda path: len(path.parts)).parent
 
 
+@NEEDS_POSIX_SYMLINKS
 @pytest.mark.parametrize("key", TREE_CASES)
 def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
     """Self-links, a two-link cycle and a link to an ancestor are passed over; data still parses."""
@@ -241,6 +254,7 @@ LOOKS_IN_LOCKED: Final = frozenset({"claude-code", "codex", "cursor", "trae"})
 """Adapters that list the folder the test locks (Copilot never looks in it): each must warn."""
 
 
+@NEEDS_POSIX_MODES
 @pytest.mark.parametrize("mode", [0o000, 0o444], ids=["unlistable", "listable-not-searchable"])
 @pytest.mark.parametrize("key", TREE_CASES)
 def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(
@@ -293,6 +307,7 @@ def test_unreadable_files_and_folders_are_passed_over_and_the_scan_goes_on(
             locked.chmod(0o700)
 
 
+@NEEDS_POSIX_MODES
 @pytest.mark.parametrize("key", ["cursor", "trae", "copilot"])
 def test_a_workspace_storage_that_cannot_be_listed_is_named(key: str) -> None:
     """The folder of all workspaces unreadable: detect and scan go on, and say what they skipped."""
