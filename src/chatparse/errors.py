@@ -25,6 +25,7 @@ __all__ = [
     "AdapterNotFoundError",
     "ChatparseError",
     "ChatparseWarning",
+    "MissingExtraError",
     "ModelError",
     "ParseWarning",
     "PriceFileError",
@@ -183,6 +184,26 @@ class UnsupportedInputError(ChatparseError, ValueError):
         self.reason = reason
         self._keep(path, reason)
         super().__init__(f"{path}: {reason}")
+
+
+class MissingExtraError(ChatparseError, ImportError):
+    """A feature needs an optional package that is not installed; the message names the extra.
+
+    ``module`` is the package that could not be imported, ``extra`` the chatparse extra that
+    installs it (``pip install 'chatparse[arrow]'``).
+
+    .. versionadded:: 0.2
+    """
+
+    def __init__(self, module: str, extra: str) -> None:
+        self.module = module
+        self.extra = extra
+        self._keep(module, extra)
+        super().__init__(
+            f"this feature needs {module}, which is not installed: "
+            f"pip install 'chatparse[{extra}]'",
+            name=module,
+        )
 
 
 class PriceFileError(ChatparseError, ValueError):
