@@ -94,6 +94,21 @@ def _check_demo_scan(session: nox.Session, output: str, what: str) -> None:
         session.error(f"{what} showed no conversation of {missing}")
 
 
+EXTRA_TESTS = ["tests/test_arrow.py", "tests/test_engines.py"]
+"""The tests of features behind optional extras; elsewhere they skip, saying which extra."""
+
+
+@nox.session(python=PYTHONS[0])
+def extras(session: nox.Session) -> None:
+    """Run the tests of the optional extras' features, with the extras installed.
+
+    Arrow and Parquet (read back by DuckDB), Dask on a local process cluster, Ray on a local
+    two-CPU instance.
+    """
+    session.install(".[fast,arrow,dask,ray]", "duckdb", *TEST_DEPS)
+    session.run("pytest", *EXTRA_TESTS, "-p", "no:cacheprovider", *session.posargs)
+
+
 @nox.session(python=PYTHONS[0])
 def lint(session: nox.Session) -> None:
     """Check formatting and lint rules with ruff."""

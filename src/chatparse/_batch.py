@@ -1,0 +1,79 @@
+"""Parsing a batch of conversations in one go, wherever the batch runs.
+
+A batch is what one worker gets: a process of ``iter_conversations(workers=N)``, a Dask
+partition, a Ray block. Its metas may come from several sources; each source's metas are parsed
+inside one ``parsing()`` block of its adapter (see :class:`~chatparse.adapter.BatchParser`), so a
+shared store is opened once per batch, not once per conversation. A conversation that fails is
+reported and left out; the rest of the batch goes on.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from itertools import groupby
+
+from attrs import frozen
+
+from chatparse.adapter import BatchParser, SourceAdapter
+from chatparse.errors import ParseWarning
+from chatparse.model import ConversationMeta, ParsedConversation
+from chatparse.registry import get_adapter
+
+__all__ = ["Failure", "batch_parse_function", "parse_batch", "try_parse_batch"]
+
+
+@frozen
+class Failure:
+    """A conversation that could not be parsed: which, and why (picklable, unlike some errors)."""
+
+    meta: ConversationMeta
+    error: str
+
+    def warning(self) -> str:
+        meta = self.meta
+        return f"skipped {meta.source} conversation {meta.id} ({meta.path}): {self.error}"
+
+
+def batch_parse_function(
+    adapter: SourceAdapter,
+) -> AbstractContextManager[Callable[[ConversationMeta], ParsedConversation]]:
+    """The adapter's batch parse function when it has one, else its ``parse``."""
+    # A Protocol check only sees that an attribute named ``parsing`` exists.
+    if isinstance(adapter, BatchParser) and callable(adapter.parsing):
+        return adapter.parsing()
+    return nullcontext(adapter.parse)
+
+
+def try_parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation | Failure]:
+    """Each meta's conversation, or a :class:`Failure` in its place, in the order given."""
+    results: list[ParsedConversation | Failure] = []
+    for source, group in groupby(metas, key=lambda meta: meta.source):
+        try:
+            adapter = get_adapter(source)
+        except Exception as exc:  # noqa: BLE001 -- a broken plugin fails its conversations only
+            results += [Failure(meta, _describe(exc)) for meta in group]
+            continue
+        with batch_parse_function(adapter) as parse_one:
+            for meta in group:
+                try:
+                    results.append(parse_one(meta))
+                except Exception as exc:  # noqa: BLE001 -- reported for its conversation
+                    results.append(Failure(meta, _describe(exc)))
+    return results
+
+
+def parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation]:
+    """The conversations of ``metas``; each failure is a :class:`ParseWarning`, here."""
+    conversations: list[ParsedConversation] = []
+    for result in try_parse_batch(metas):
+        if isinstance(result, Failure):
+            warnings.warn(result.warning(), ParseWarning, stacklevel=2)
+        else:
+            conversations.append(result)
+    return conversations
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
