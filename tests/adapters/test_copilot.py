@@ -301,6 +301,14 @@ def test_title_follows_vscode_version_normalisation(
     assert conversation.title == title
 
 
+def test_an_untitled_session_is_titled_by_the_unified_rule(tmp_path: Path) -> None:
+    """The first line with text of the first prompt, spaces folded, cut to 100 with "…"."""
+    prompt = "\n  " + "word\t " * 40 + "\nsecond line"
+    conversation = parse_state(tmp_path, state(request("r1", " "), request("r2", prompt)))
+    assert conversation.title == " ".join(["word"] * 20) + "…"
+    assert len(conversation.title) == 100
+
+
 def test_a_damaged_document_keeps_what_was_read(tmp_path: Path) -> None:
     """A .json cut short still yields the fields before the damage and counts it malformed."""
     text = json.dumps(state(request("r1", "q")))
@@ -610,6 +618,47 @@ def test_parse_path_reads_a_transcript_on_its_own(tmp_path: Path) -> None:
     assert conversation.producer_version == "0.47.0"
 
 
+def test_a_merged_transcript_counts_only_the_events_that_filled_something(
+    tmp_path: Path,
+) -> None:
+    """Events that filled a call are used, other known ones told by the session; all accounted."""
+    tool = {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "toolCallId": "c1"}
+    session = write_log(
+        tmp_path / "w1" / "chatSessions" / "s1.jsonl",
+        [{"kind": 0, "v": state(request("r1", "read a", [tool]))}],
+    )
+    call = {"toolCallId": "c1", "name": "read_file", "arguments": '{"path": "a"}'}
+    complete = {"toolCallId": "c1", "success": True, "result": "text of a"}
+    write_log(
+        tmp_path / "w1" / "GitHub.copilot-chat" / "transcripts" / "s1.jsonl",
+        [
+            {"type": "session.start", "data": {"copilotVersion": "0.47.0"}},
+            {"type": "user.message", "data": {"content": "read a"}, "id": "e2"},
+            {"type": "assistant.message", "data": {"toolRequests": [call]}, "id": "e3"},
+            {"type": "tool.execution_complete", "data": complete, "id": "e4"},
+            {"type": "mystery", "data": {}},
+        ],
+        tail='not json\n{"type": "assistant.turn_end", "data": {}}\n',
+    )
+    conversation = parse_file(session)
+    (merged,) = answer(conversation).tool_calls
+    assert (merged.name, merged.input, merged.output, merged.is_error) == (
+        "copilot_readFile",
+        {"path": "a"},
+        "text of a",
+        False,
+    )
+    assert conversation.producer_version == "0.47.0"
+    diagnostics = conversation.diagnostics
+    assert diagnostics.records_used == 3 + 2  # log line, request, part; lines 3 and 4
+    assert diagnostics.skipped == {
+        "transcript event told by the chat session": 2,  # lines 1 and 2
+        "transcript event: assistant.turn_end": 1,
+    }
+    assert diagnostics.malformed == 1
+    assert [(u.where, u.type) for u in diagnostics.unknown] == [("transcript: line 5", "mystery")]
+
+
 def test_transcript_message_ids_stay_unique(tmp_path: Path) -> None:
     """Events that repeat an id still give messages with unique ids."""
     events = [
@@ -619,6 +668,29 @@ def test_transcript_message_ids_stay_unique(tmp_path: Path) -> None:
     path = write_log(tmp_path / "GitHub.copilot-chat" / "transcripts" / "t.jsonl", events)
     conversation = parse_file(path)
     assert [m.id for m in conversation.messages] == ["same", "same#2"]
+
+
+def test_a_session_folder_that_cannot_be_listed_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chat session folder that refuses to be listed is named in a warning; the scan goes on."""
+    storage = tmp_path / ".config" / "Code" / "User" / "workspaceStorage"
+    for workspace, session_id in (("w1", "s1"), ("w2", "s2")):
+        write_log(storage / workspace / "chatSessions" / f"{session_id}.jsonl", [{"kind": 0}])
+    locked = storage / "w1" / "chatSessions"
+    listing = Path.iterdir
+
+    def iterdir(self: Path) -> Any:
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return listing(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    adapter = CopilotAdapter()
+    found = adapter.detect(chatparse.Host(home=tmp_path, env={}, platform="linux"))
+    assert found is not None
+    with pytest.warns(SkippedSourceWarning, match=f"passed over {locked}: cannot be listed"):
+        assert [meta.id for meta in adapter.scan(found)] == ["s2"]
 
 
 def test_parse_of_a_vanished_file_raises(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatparse.adapters.copilot import _apply
+from chatparse.adapters.copilot.replay import _apply
 
 MISSING = object()
 NO_PARENT = "the path's parent does not exist"
