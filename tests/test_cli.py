@@ -102,7 +102,7 @@ def test_adapters_lists_installed_plugin() -> None:
     assert result.returncode == 0
     [line] = [line for line in result.stdout.splitlines() if line.startswith("toy ")]
     assert "plugin (chatparse-toy)" in line
-    assert "Toy Chat, parser 1" in line
+    assert "Toy Chat, parser 2" in line
 
 
 def test_detect_and_scan(notes: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,6 +140,15 @@ class UnavailableCause(StrEnum):
     OTHER = "other"
     """Anything else; :attr:`SourceUnavailableError.reason` says what."""
 
+    @classmethod
+    def of(cls, error: OSError) -> UnavailableCause:
+        """The cause an :class:`OSError` from opening or reading a file stands for."""
+        if isinstance(error, FileNotFoundError | NotADirectoryError):
+            return cls.MISSING
+        if isinstance(error, PermissionError | IsADirectoryError):
+            return cls.UNREADABLE
+        return cls.OTHER
+
 
 class SourceUnavailableError(ChatparseError, OSError):
     """A container (file, directory or database) is missing, unreadable, locked, or not a DB.

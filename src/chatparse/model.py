@@ -51,6 +51,7 @@ Role: TypeAlias = Literal["user", "assistant", "system"]
 """Who a message is from. Tool output is not a role: it is paired into :attr:`ToolCall.output`."""
 
 ROLES: Final[tuple[Role, ...]] = ("user", "assistant", "system")
+"""Every :data:`Role`, in this order."""
 
 MessageKind: TypeAlias = Literal[
     "message",
@@ -86,6 +87,7 @@ MESSAGE_KINDS: Final[tuple[MessageKind, ...]] = (
     "tool_result",
     "notice",
 )
+"""Every :data:`MessageKind`, in this order."""
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -201,17 +203,21 @@ def _conversations(items: Iterable[ParsedConversation]) -> tuple[ParsedConversat
 class SourceInfo:
     """One source found on this machine by an adapter's ``detect``.
 
+    Attributes:
+        source: The adapter's name, such as ``"claude-code"``: lower-case words of letters and
+            digits joined by single hyphens.
+        display_name: The name people know the tool by, such as ``"Claude Code"``.
+        roots: The directories or database files the source was found in.
+        conversation_count: How many conversations there are, when it was cheap to count; else
+            ``None``, which means *not counted*, not zero.
+
     .. versionadded:: 0.1
     """
 
     source: str = field(validator=_source_name)
-    """The adapter name, such as ``"claude-code"``."""
     display_name: str
-    """The name people know the tool by, such as ``"Claude Code"``."""
     roots: tuple[str, ...] = field(default=(), converter=_strings)
-    """The directories or database files the source was found in."""
     conversation_count: int | None = field(default=None, validator=_optional_count)
-    """How many conversations there are, when it was cheap to count; else ``None``."""
 
 
 @frozen(kw_only=True, weakref_slot=False)
@@ -223,24 +229,42 @@ class ConversationMeta:
     derived from that conversation's own rows, never from the shared file, so a change to one chat
     does not make every other chat in the same database look changed.
 
+    Attributes:
+        source: The name of the adapter that listed it; :func:`chatparse.parse` hands the meta
+            back to that adapter.
+        id: The conversation's id: unique within its source and the same on every scan (the
+            source's own session id where it has one).
+        path: The file or database that holds the conversation.
+        fingerprint: The change key described above: opaque text, equal as long as the
+            conversation has not changed. Compare it; do not parse it.
+        size: Size in bytes of :attr:`path` (the whole database, for a conversation inside one);
+            ``None`` when unknown.
+        mtime: When :attr:`path` was last modified, in UTC; ``None`` when unknown. A time of the
+            file, never used as a time of the conversation.
+        title: The title, when the scan found one without parsing; else ``None`` (the parsed
+            conversation has the full rule, see :attr:`ParsedConversation.title`).
+        project_path: The folder the conversation was about (the tool's working directory or
+            workspace folder), when the scan found it.
+        created_at: When the conversation started, in UTC, when the scan found it.
+        updated_at: When the conversation last changed, in UTC, when the scan found it.
+        locator: Adapter-private keys to find the conversation again, such as a workspace
+            database and a row key: a read-only mapping of text to text that callers pass back
+            unchanged and need not understand.
+
     .. versionadded:: 0.1
     """
 
     source: str = field(validator=_source_name)
     id: str
     path: str
-    """The file or database that holds the conversation."""
     fingerprint: str
     size: int | None = field(default=None, validator=_optional_count)
-    """Size in bytes of :attr:`path`."""
     mtime: datetime | None = field(default=None, converter=_utc)
-    """Modification time of :attr:`path`."""
     title: str | None = None
     project_path: str | None = None
     created_at: datetime | None = field(default=None, converter=_utc)
     updated_at: datetime | None = field(default=None, converter=_utc)
     locator: Mapping[str, str] = field(factory=dict, converter=_read_only)
-    """Adapter-private keys to find the conversation again, such as a workspace DB and row key."""
 
     __reduce__ = _reduce_with_mappings
 
@@ -252,6 +276,21 @@ class Usage:
     One response is often recorded several times (split over lines, replayed by a fork or a
     sidechain). Every copy is kept so totals can be explained, but only one has ``counted=True``;
     ``dedup_key`` says which copies belong together.
+
+    The counts mean the same in every source (the OpenTelemetry GenAI and OpenAI conventions); an
+    adapter converts what its source writes, and the source's page says how. Each count is ``None``
+    when the source did not record it, never ``0`` for unknown, and never negative.
+
+    Attributes:
+        input_tokens: Every prompt token the model read for this response, cached or not.
+        output_tokens: Every token the model generated, reasoning included.
+        cache_read_tokens: The part of :attr:`input_tokens` read from a prompt cache.
+        cache_write_tokens: The part of :attr:`input_tokens` written to a prompt cache.
+        reasoning_tokens: The part of :attr:`output_tokens` spent on reasoning.
+        dedup_key: The same text on every copy of one response, so that totals count it once;
+            ``None`` when the source gives no way to tell copies apart.
+        counted: Whether totals count this copy: of the copies that share a ``dedup_key``, only
+            one does.
 
     .. versionadded:: 0.1
     """
@@ -304,56 +343,91 @@ _USAGE_COUNTS: Final = (
 class ImageRef:
     """An image that was part of a message. The image data itself is never kept.
 
+    Attributes:
+        media_type: The MIME type, such as ``"image/png"``; ``None`` when not recorded.
+        byte_size: Size of the decoded image in bytes, measured from its base64 payload without
+            decoding it; ``None`` when unknown.
+
     .. versionadded:: 0.1
     """
 
     media_type: str | None = None
     byte_size: int | None = field(default=None, validator=_optional_count)
-    """Size of the decoded image in bytes."""
 
 
 @frozen(kw_only=True, weakref_slot=False)
 class ToolCall:
     """A tool the model called, with its paired result when the source recorded one.
 
+    Attributes:
+        id: The source's call id, which links the call to its result; ``None`` when the source
+            has none.
+        name: The tool's name as the source wrote it, such as ``"Bash"`` or ``"read_file"``.
+        input: The call's arguments as a JSON value (dicts, lists, str, int, float, bool,
+            None), as the source wrote them. Not frozen: treat it as read-only.
+        output: The result as text, paired from the record that answered the call; ``None``
+            when no result was recorded (an unanswered call).
+        is_error: Whether the tool reported a failure; ``None`` when the source does not say.
+        result: The result's structured form, when the source recorded one besides the text (a
+            JSON value, such as Claude Code's ``toolUseResult``); kept as written so nothing is
+            lost.
+
     .. versionadded:: 0.1
     """
 
     id: str | None
-    """The source's call id; ``None`` when the source has none."""
     name: str
     input: Any = None
-    """The call's arguments as a JSON value (dicts, lists, str, int, float, bool, None).
-
-    Kept as the source wrote it, not frozen: treat it as read-only.
-    """
     output: str | None = None
-    """The result as text, paired from the record that answered the call."""
     is_error: bool | None = None
     result: Any = None
-    """The result's structured form, when the source recorded one besides the text (a JSON
-    value, such as Claude Code's ``toolUseResult``); kept as written so nothing is lost."""
 
 
 @frozen(kw_only=True, weakref_slot=False)
 class Message:
     """One message in a conversation.
 
+    Attributes:
+        id: Unique within the conversation and the same on every parse of the same input: the
+            source's own id where it has one (a repeated id gets ``#2``, ``#3``...), else one
+            derived from the record's stable position. Never random, never from the clock.
+        role: Who wrote it: ``"user"``, ``"assistant"`` or ``"system"`` (:data:`ROLES`). Tool
+            output is not a role: it is paired into :attr:`ToolCall.output`.
+        parent_id: The :attr:`id` of the message this one follows, in sources that record a
+            tree (rewinds and edits branch it); ``None`` for a root, or when the source records
+            none. It may name a message that is not in the conversation (a cut chain).
+        text: The visible text, with the tool's wrappers and image payloads removed (an image
+            leaves a placeholder such as ``[image: image/png, 1234 bytes]``); may be empty.
+        thinking: The model's reasoning text, when the source kept it; else ``None``.
+        tool_calls: The tools this message called, in order, each with its result.
+        images: The images that were part of the message, in text order.
+        timestamp: When the message was written, in UTC; ``None`` when the source recorded no
+            time with a zone (a zone is never guessed).
+        timestamp_synthesized: ``True`` when the source had no time for this message and the
+            adapter derived one (the source's page says how); then :attr:`timestamp` is not
+            the source's.
+        model: The model that wrote the message, as the source names it; ``None`` when not
+            recorded, and for messages no model wrote.
+        usage: The token counts of the response this message is part of, when recorded.
+        request_id: The API request the message belongs to, when recorded: the messages of one
+            response share it.
+        is_sidechain: ``True`` for a message off the main line: a side chain the tool ran, a
+            replayed or undone turn. Such messages are kept, marked, never dropped.
+        kind: What the message is, beyond who wrote it (:data:`MESSAGE_KINDS`): ``"message"``
+            for an ordinary turn.
+
     .. versionadded:: 0.1
     """
 
     id: str
-    """Unique within the conversation and the same on every parse of the same input."""
     role: Role = field(validator=_one_of(ROLES))
     parent_id: str | None = None
     text: str = ""
-    """The visible text, with wrappers and image payloads removed; may be empty."""
     thinking: str | None = None
     tool_calls: tuple[ToolCall, ...] = field(default=(), converter=_tool_calls)
     images: tuple[ImageRef, ...] = field(default=(), converter=_images)
     timestamp: datetime | None = field(default=None, converter=_utc)
     timestamp_synthesized: bool = False
-    """True when the source had no time for this message and the adapter derived one."""
     model: str | None = None
     usage: Usage | None = None
     request_id: str | None = None
@@ -370,15 +444,21 @@ class Message:
 class UnknownRecord:
     """A record of a shape the adapter does not know, kept raw so nothing is lost.
 
+    Attributes:
+        where: Where it was found, such as ``"line 17"`` or ``"row composerData:abc"``; a record
+            of a part read apart says which (``"transcript: line 3"``).
+        type: The record's own type tag, when it had one.
+        raw: The record's text exactly as read (after string repair: lone surrogates become
+            U+FFFD); unlike message text, nothing is removed from it.
+        producer_version: The version of the tool that wrote the record, when recorded: an
+            unknown shape from a newer version is expected, from a known one it is a gap.
+
     .. versionadded:: 0.1
     """
 
     where: str
-    """Where it was found, such as ``"line 17"`` or ``"row composerData:abc"``."""
     type: str | None
-    """The record's own type tag, when it had one."""
     raw: str
-    """The record's text exactly as read (after string repair)."""
     producer_version: str | None = None
 
 
@@ -386,18 +466,31 @@ class UnknownRecord:
 class Diagnostics:
     """An account of every record read, so that nothing is lost without a trace.
 
-    The invariant, checked by :attr:`balanced` and by the conformance kit: every record seen was
-    either used for the output, skipped as known noise, malformed, or kept as unknown.
+    A *record* is the smallest unit a source stores on its own: a line of a JSON Lines file, a row
+    of a table, an element of a document's message array. The invariant, checked by
+    :attr:`balanced` and by the conformance kit: every record seen was either used for the output,
+    skipped as known noise, malformed, or kept as unknown (see :mod:`chatparse.adapter.ledger`).
+
+    Attributes:
+        records_seen: Every record the adapter read for this conversation.
+        records_used: Records that went into the output: a message, a part of one (a tool
+            result paired into its call, a usage merged into its response), or the
+            conversation's own fields (a title record).
+        malformed: Records that could not be decoded (not JSON, torn, of the wrong type for
+            their place).
+        skipped: Known noise, counted by reason (usually the record type): records the adapter
+            knows and leaves out on purpose, such as progress ticks. A read-only mapping.
+        unknown: Records of a shape the adapter does not know, each kept raw, in reading order.
+        warnings: Notes for people about the conversation: where a malformed record was and
+            why, a damaged store, a newer format version. Their wording may change.
 
     .. versionadded:: 0.1
     """
 
     records_seen: int = field(default=0, validator=_count)
     records_used: int = field(default=0, validator=_count)
-    """Records that went into messages or conversation metadata."""
     malformed: int = field(default=0, validator=_count)
     skipped: Mapping[str, int] = field(factory=dict, converter=_read_only)
-    """Known noise, counted by record type."""
     unknown: tuple[UnknownRecord, ...] = field(default=(), converter=_unknown_records)
     warnings: tuple[str, ...] = field(default=(), converter=_strings)
 
@@ -416,6 +509,28 @@ class Diagnostics:
 class ParsedConversation:
     """One conversation, parsed.
 
+    Attributes:
+        source: The adapter's name, as in :attr:`ConversationMeta.source`.
+        id: The conversation's id, as in :attr:`ConversationMeta.id`.
+        meta: What the scan knew, as it was handed to ``parse``.
+        parser_version: The adapter's version: store it, and parse again when it changes.
+        title: The title the source stored, else the one the scan found, else one made from the
+            first prompt (its first line with text, at most 100 characters, "…" when cut; see
+            :func:`chatparse.adapter.title_from`); ``None`` when there is none.
+        project_path: The folder the conversation was about (the tool's working directory or
+            workspace folder), when recorded.
+        git_branch: The git branch checked out in the project, when the source recorded it.
+        created_at: When the conversation started: the source's own time, else the scan's, else
+            the earliest message time; ``None`` when there is none. Never a file's time, never
+            "now".
+        updated_at: When the conversation last changed, by the same rule (the latest message
+            time).
+        producer_version: The writing tool's version when recorded (Claude Code's ``version``,
+            Codex's ``cli_version``).
+        messages: Every message, in conversation order, side branches included.
+        subagents: Conversations this one started (sub-agents, tasks), each parsed in full.
+        diagnostics: Where every record read for this conversation went.
+
     .. versionadded:: 0.1
     """
 
@@ -423,19 +538,14 @@ class ParsedConversation:
     id: str
     meta: ConversationMeta
     parser_version: str
-    """The adapter's version: store it, and parse again when it changes."""
     title: str | None = None
     project_path: str | None = None
     git_branch: str | None = None
     created_at: datetime | None = field(default=None, converter=_utc)
     updated_at: datetime | None = field(default=None, converter=_utc)
     producer_version: str | None = None
-    """The writing tool's version when recorded (Claude Code's ``version``, Codex's
-    ``cli_version``)."""
     messages: tuple[Message, ...] = field(default=(), converter=_messages)
-    """Every message, in conversation order, side branches included."""
     subagents: tuple[ParsedConversation, ...] = field(default=(), converter=_conversations)
-    """Conversations this one started (sub-agents, tasks), each parsed in full."""
     diagnostics: Diagnostics = field(factory=Diagnostics)
 
     def usage_total(self, *, include_subagents: bool = True) -> Usage:

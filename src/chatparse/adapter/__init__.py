@@ -58,14 +58,22 @@ if TYPE_CHECKING:
     from chatparse.adapter.ids import UniqueIds
     from chatparse.adapter.ledger import Ledger
     from chatparse.adapter.paths import is_dir, is_file, passed_over, unlistable, walk_files
-    from chatparse.adapter.text import image_ref, prompt_title, strip_images, title_from
-    from chatparse.adapter.times import as_datetime, as_epoch, as_time
+    from chatparse.adapter.text import (
+        TITLE_LENGTH,
+        image_ref,
+        prompt_title,
+        strip_images,
+        title_from,
+    )
+    from chatparse.adapter.times import EpochUnit, as_datetime, as_epoch, as_time
     from chatparse.adapter.tools import PendingCall, ToolCallPairing
 
 __all__ = [
     "ADAPTER_NAME",
+    "TITLE_LENGTH",
     "BatchParser",
     "ContentScanner",
+    "EpochUnit",
     "Explainer",
     "Ledger",
     "PathSniffer",
@@ -113,8 +121,14 @@ _HOMES = {
     "chatparse.adapter.ids": ("UniqueIds",),
     "chatparse.adapter.ledger": ("Ledger",),
     "chatparse.adapter.paths": ("is_dir", "is_file", "passed_over", "unlistable", "walk_files"),
-    "chatparse.adapter.text": ("image_ref", "prompt_title", "strip_images", "title_from"),
-    "chatparse.adapter.times": ("as_datetime", "as_epoch", "as_time"),
+    "chatparse.adapter.text": (
+        "TITLE_LENGTH",
+        "image_ref",
+        "prompt_title",
+        "strip_images",
+        "title_from",
+    ),
+    "chatparse.adapter.times": ("EpochUnit", "as_datetime", "as_epoch", "as_time"),
     "chatparse.adapter.tools": ("PendingCall", "ToolCallPairing"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}

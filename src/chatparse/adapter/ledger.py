@@ -49,14 +49,26 @@ class _Span:
 
 @define
 class Ledger:
-    """Where every record of one conversation went."""
+    """Where every record of one conversation went.
 
-    seen: int = 0
-    used: int = 0
-    malformed: int = 0
-    skipped: Counter[str] = field(factory=Counter)
-    unknown: list[UnknownRecord | _Span] = field(factory=list)
-    warnings: list[str] = field(factory=list)
+    Made empty (``Ledger()``) and told of each record through its methods; read through
+    :meth:`diagnostics`.
+
+    Attributes:
+        seen: Every record read so far.
+        used: Records that went into the output.
+        malformed: Records that could not be decoded.
+        skipped: Known noise, counted by reason.
+        warnings: Warnings about records or the container, in the order said.
+    """
+
+    seen: int = field(default=0, init=False)
+    used: int = field(default=0, init=False)
+    malformed: int = field(default=0, init=False)
+    skipped: Counter[str] = field(factory=Counter, init=False)
+    warnings: list[str] = field(factory=list, init=False)
+    # Unknown records, some still spans of a file: read them through diagnostics().
+    _unknown: list[UnknownRecord | _Span] = field(factory=list, init=False, repr=False)
 
     def use(self, count: int = 1) -> None:
         """A record went into the output; or ``count`` of them, told once for a whole batch."""
@@ -80,7 +92,7 @@ class Ledger:
     ) -> None:
         """A record of a shape the adapter does not know, kept as its raw text."""
         self.seen += 1
-        self.unknown.append(
+        self._unknown.append(
             UnknownRecord(
                 where=where,
                 type=kind,
@@ -106,7 +118,7 @@ class Ledger:
         of every record while parsing. The line break at the end is not part of the text.
         """
         self.seen += 1
-        self.unknown.append(_Span(where, kind, os.fspath(path), start, end, producer_version))
+        self._unknown.append(_Span(where, kind, os.fspath(path), start, end, producer_version))
 
     def warn(self, text: str) -> None:
         """A warning about the conversation as a whole (a damaged store, a newer version)."""
@@ -127,7 +139,7 @@ class Ledger:
         self.used += other.used
         self.malformed += other.malformed
         self.skipped.update(other.skipped)
-        self.unknown += [evolve(item, where=prefix + item.where) for item in other.unknown]
+        self._unknown += [evolve(item, where=prefix + item.where) for item in other._unknown]
         self.warnings += [prefix + w for w in other.warnings]
 
     def diagnostics(self, warnings: Iterable[str] | None = None) -> Diagnostics:
@@ -145,7 +157,7 @@ class Ledger:
             records_used=self.used,
             malformed=self.malformed,
             skipped=dict(sorted(self.skipped.items())),
-            unknown=_read_unknown(self.unknown),
+            unknown=_read_unknown(self._unknown),
             warnings=tuple(self.warnings if warnings is None else warnings),
         )
 

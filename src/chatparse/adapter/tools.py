@@ -30,7 +30,18 @@ __all__ = ["PendingCall", "ToolCallPairing"]
 
 @define
 class PendingCall:
-    """A tool call while its result may still arrive; :meth:`freeze` makes the model's."""
+    """A tool call while its result may still arrive; :meth:`freeze` makes the model's.
+
+    Attributes:
+        id: The source's call id; ``None`` when it has none.
+        name: The tool's name.
+        input: The call's arguments, as a JSON value.
+        output: The result as text, once answered (it may stay ``None``: a result without
+            text).
+        is_error: Whether the result says the call failed; ``None`` when not recorded.
+        result: The result's structured form, when the source recorded one besides the text.
+        answered: Whether a result arrived (not the same as ``output is not None``).
+    """
 
     id: str | None
     name: str
@@ -63,14 +74,17 @@ class PendingCall:
 
 @define
 class ToolCallPairing:
-    """The tool calls of one conversation, by id, until their results arrive."""
+    """The tool calls of one conversation, by id, until their results arrive.
+
+    Attributes:
+        calls: Every call, in the order they were made.
+        orphans: Results that answered no call (the adapter keeps their text).
+        repeated: Results for a call that already had one (replays; the first result stayed).
+    """
 
     calls: list[PendingCall] = field(factory=list)
-    """Every call, in the order they were made."""
     orphans: int = 0
-    """Results that answered no call (the adapter kept their text)."""
     repeated: int = 0
-    """Results for a call that already had one (replays; the first result stayed)."""
     _waiting: dict[str, deque[PendingCall]] = field(factory=dict, init=False, repr=False)
 
     def call(self, ident: str | None, name: str, arguments: Any = None) -> PendingCall:

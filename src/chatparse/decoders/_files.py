@@ -25,7 +25,5 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
             os.fsdecode(path),
             f"cannot open: {exc.strerror or exc}",
             "Check the path and its permissions.",
-            UnavailableCause.MISSING
-            if isinstance(exc, FileNotFoundError)
-            else UnavailableCause.UNREADABLE,
+            UnavailableCause.of(exc),
         ) from exc

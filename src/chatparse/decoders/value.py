@@ -74,11 +74,11 @@ def encode(value: Any) -> str:
 
 
 def canonical_bytes(value: Any) -> bytes:
-    """Compact JSON of ``value`` as UTF-8 bytes, to digest: with orjson, 10x :func:`encode`.
+    """Compact JSON of ``value`` as UTF-8 bytes, to digest; through orjson when it is installed.
 
     For values decoded by chatparse the bytes are the same with either backend, except floats
     written in exponent form (``2.5e-07`` by ``json``, ``2.5e-7`` by orjson). Any value nested as
-    deeply as chatparse decodes (:data:`chatparse.decoders._json.MAX_DEPTH`) is written.
+    deeply as chatparse decodes (:data:`chatparse.decoders.jsonl.MAX_DEPTH`) is written.
     """
     if _orjson_dumps is not None:
         try:
