@@ -410,6 +410,37 @@ def write_claude_tree(home: Path, scale: float) -> Info:
     return {"path": str(root), "files": count, "bytes": total}
 
 
+def _write_session(path: Path, session: _ClaudeSession, target: int) -> int:
+    """Turns of ``session`` into ``path`` until it holds ``target`` bytes; returns the size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = 0
+    with path.open("w", encoding="utf-8", newline="\n") as stream:
+        while size < target:
+            session.turn()
+            chunk = "".join(line + "\n" for line in session.lines)
+            stream.write(chunk)
+            size += len(chunk.encode())
+            session.lines.clear()
+    return size
+
+
+def write_claude_home(home: Path, scale: float) -> Info:
+    """A developer's home: ``2,000 * scale`` sessions of about 100 kB and three of 20 MB * scale."""
+    rng = _rng("claude-home")
+    text = Text(rng)
+    count = max(1, int(2_000 * scale))
+    total = 0
+    for index in range(count):
+        session_id = _uuid(rng)
+        path = _claude_session_path(home, session_id, f"-home-dev-repo{index % 40:02d}")
+        total += _write_session(path, _ClaudeSession(rng, text, session_id), 100_000)
+    for _ in range(3):
+        session_id = _uuid(rng)
+        path = _claude_session_path(home, session_id, "-home-dev-monorepo")
+        total += _write_session(path, _ClaudeSession(rng, text, session_id), int(20e6 * scale))
+    return {"path": str(home / ".claude" / "projects"), "files": count + 3, "bytes": total}
+
+
 # ------------------------------------------------------------------------------------------------
 # Codex
 
@@ -839,6 +870,7 @@ WRITERS: dict[str, Writer] = {
     "trae": write_trae,
     "copilot": write_copilot,
     "claude-tree": write_claude_tree,
+    "claude-home": write_claude_home,
 }
 """Each input's generator, by the input's name in the results."""
 

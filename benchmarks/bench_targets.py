@@ -58,7 +58,18 @@ ROOT = HERE.parent.parent
 RESULTS = ROOT / "bench-results"
 MB = 1_000_000
 
-INPUTS = ("claude-code", "codex", "cursor", "trae", "copilot", "claude-tree")
+INPUTS = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "trae",
+    "copilot",
+    "claude-tree",
+    "usage-session",
+    "usage-tree",
+    "arrow",
+    "workers",
+)
 SOURCE_OF = {
     "claude-code": "claude-code",
     "codex": "codex",
@@ -66,7 +77,20 @@ SOURCE_OF = {
     "trae": "trae",
     "copilot": "copilot",
     "claude-tree": "claude-code",
+    "usage-session": "claude-code",
+    "usage-tree": "claude-code",
+    "arrow": "claude-code",
+    "workers": "claude-code",
 }
+GENERATED_AS = {
+    "usage-session": "claude-code",
+    "usage-tree": "claude-tree",
+    "arrow": "claude-code",
+    "workers": "claude-home",
+}
+"""Rows measured on another row's generated input (or on a generator of their own)."""
+AFTER_PARSE = ("usage-session", "usage-tree", "arrow")
+"""Rows whose floor is our own parse of the input, and ours that parse plus one more step."""
 DESCRIPTION = {
     "claude-code": "Claude Code session, parse",
     "codex": "Codex rollout, parse",
@@ -74,6 +98,10 @@ DESCRIPTION = {
     "trae": "Trae value, parse",
     "copilot": "Copilot log, parse",
     "claude-tree": "Claude projects tree, scan",
+    "usage-session": "usage_report, Claude Code session",
+    "usage-tree": "usage_report, Claude projects tree",
+    "arrow": "to_arrow + Parquet, Claude Code session",
+    "workers": "workers=2, 2,000 sessions + 3 large",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
 # "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
@@ -84,7 +112,14 @@ TARGETS: dict[str, tuple[str, float]] = {
     "trae": ("<= 2x json.loads", 2.0),
     "copilot": (">= 50 % of floor", 2.0),
     "claude-tree": ("<= 1.5x the walk", 1.5),
+    "usage-session": ("<= 1.1x the parse", 1.1),
+    "usage-tree": ("<= 1.1x the parse", 1.1),
+    "arrow": ("<= 1.3x the parse", 1.3),
 }
+SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
+    "workers": (">= 1.8x one process (wall)", 1.8),
+}
+"""Rows whose ratio is floor / ours in wall time: a speed-up, with the least it must reach."""
 PEER_TARGET = (">= 5x claude-code-log", 5.0)
 RSS_TARGET = ("<= input + 30 MB", 30 * MB)
 IMPORT_TARGET = ("<= 50 ms", 0.050)
@@ -176,6 +211,43 @@ def _count(conversation: Any) -> int:
     return len(conversation.messages) + sum(_count(sub) for sub in conversation.subagents)
 
 
+def _parse_all(home: Path, source: str, **options: Any) -> Callable[[], int]:
+    import chatparse  # noqa: PLC0415 -- see _host
+
+    host = _host(home)
+    return lambda: sum(
+        _count(c)
+        for c in chatparse.iter_conversations(host, sources=[source], errors="raise", **options)
+    )
+
+
+def _then(home: Path, source: str, step: Callable[[Any], Any]) -> Callable[[], int]:
+    """The parse of every conversation, then ``step`` over them all."""
+    import chatparse  # noqa: PLC0415 -- see _host
+
+    host = _host(home)
+
+    def run() -> int:
+        conversations = list(chatparse.iter_conversations(host, sources=[source], errors="raise"))
+        step(conversations)
+        return sum(_count(c) for c in conversations)
+
+    return run
+
+
+def _arrow_step(conversations: list[Any]) -> None:
+    from chatparse.interop import write_parquet  # noqa: PLC0415 -- needs the arrow extra
+
+    with tempfile.TemporaryDirectory(prefix="chatparse-bench-parquet-") as folder:
+        write_parquet(conversations, folder)
+
+
+def _usage_step(conversations: list[Any]) -> None:
+    import chatparse  # noqa: PLC0415 -- see _host
+
+    chatparse.usage_report(conversations, by="day")
+
+
 def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
     if name in {"claude-code", "codex", "copilot"}:
         return lambda: _floor_lines(info)
@@ -188,34 +260,71 @@ def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
     return lambda: _floor_walk(info)
 
 
-def _prepare(name: str, role: str, home: Path, info: dict[str, Any]) -> Callable[[], int]:
-    """Import what the measurement needs and return the call to time."""
-    if role == "floor":
-        return _prepare_floor(name, info)
-    if role == "peer":
-        # Installed only in the bench session; an ImportError reports "peer unavailable".
-        peer = importlib.import_module("claude_code_log.converter")
-        return lambda: len(peer.load_transcript(Path(info["path"]), silent=True))
+def _preload(source: str) -> None:
+    """Import what a call of ours will use, before the clock starts, as the floor's decoder is.
+
+    ``import chatparse`` is lazy (and timed on its own); the public API lives in a lazily
+    imported module too: without this, its import (about 3 ms) was timed as the first call's.
+    """
     import chatparse  # noqa: PLC0415 -- see _host
     from chatparse import decoders, registry  # noqa: PLC0415 -- see _host
 
-    host = _host(home)
-    source = SOURCE_OF[name]
-    # `import chatparse` is lazy (and timed on its own): import what the call will use before
-    # the clock starts, as the floor's decoder is.
     registry.get_adapter(source)
     for module in ("_json", "bigjson", "jsonl", "sqlite", "text", "value"):
         __import__(f"{decoders.__name__}.{module}")
     chatparse.ParsedConversation  # noqa: B018 -- imports the model
-    # The public API lives in a lazily imported module too; without this its import (about
-    # 3 ms) was timed as part of the first call.
     chatparse.iter_conversations  # noqa: B018
-    if name == "claude-tree":
-        return lambda: sum(1 for _ in chatparse.scan(host, sources=[source]))
-    return lambda: sum(
-        _count(conversation)
-        for conversation in chatparse.iter_conversations(host, sources=[source], errors="raise")
-    )
+
+
+def _prepare_peer(name: str, info: dict[str, Any]) -> Callable[[], int]:
+    # Installed only in the bench session; an ImportError reports "peer unavailable".
+    peer = importlib.import_module("claude_code_log.converter")
+    if name == "workers":
+        files = sorted(Path(info["path"]).rglob("*.jsonl"))
+        return lambda: sum(len(peer.load_transcript(f, silent=True)) for f in files)
+    return lambda: len(peer.load_transcript(Path(info["path"]), silent=True))
+
+
+def _scan_only(home: Path, source: str) -> Callable[[], int]:
+    import chatparse  # noqa: PLC0415 -- see _host
+
+    host = _host(home)
+    return lambda: sum(1 for _ in chatparse.scan(host, sources=[source]))
+
+
+def _with_parquet(home: Path, source: str) -> Callable[[], int]:
+    # Imported before the clock starts (pyarrow takes longer to import than a small parse);
+    # an ImportError is reported as "unavailable".
+    importlib.import_module("chatparse.interop.parquet")
+    return _then(home, source, _arrow_step)
+
+
+def _with_usage(home: Path, source: str) -> Callable[[], int]:
+    importlib.import_module("chatparse.usage")  # before the clock starts
+    return _then(home, source, _usage_step)
+
+
+_OURS: dict[str, Callable[[Path, str], Callable[[], int]]] = {
+    "claude-tree": _scan_only,
+    "usage-session": _with_usage,
+    "usage-tree": _with_usage,
+    "arrow": _with_parquet,
+    "workers": lambda home, source: _parse_all(home, source, workers=2),
+}
+"""What "ours" measures where it is not the parse of every conversation of the input."""
+
+
+def _prepare(name: str, role: str, home: Path, info: dict[str, Any]) -> Callable[[], int]:
+    """Import what the measurement needs and return the call to time."""
+    if role == "peer":
+        return _prepare_peer(name, info)
+    if role == "floor" and not (name in AFTER_PARSE or name == "workers"):
+        return _prepare_floor(name, info)
+    source = SOURCE_OF[name]
+    _preload(source)
+    if role == "floor":  # these rows' floor is our own parse, without the step measured
+        return _parse_all(home, source)
+    return _OURS.get(name, _parse_all)(home, source)
 
 
 def child(spec: dict[str, Any]) -> None:
@@ -319,7 +428,7 @@ def bench_input(
 ) -> dict[str, Any]:
     """Measure floor, ours (and the peer) of one input, ``args.repeat`` rounds."""
     roles = ["floor", "ours"]
-    if name == "claude-code" and not args.no_peer:
+    if name in {"claude-code", "workers"} and not args.no_peer:
         roles.append("peer")
     runs: dict[str, list[dict[str, Any]]] = {role: [] for role in roles}
     notes: dict[str, str] = {}
@@ -391,6 +500,9 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
     for summary in summaries:
         name = summary["input"]
         floor, ours, peer = summary.get("floor"), summary.get("ours"), summary.get("peer")
+        if name in SPEEDUP_TARGETS:
+            rows += _speedup_rows(name, floor, ours, peer)
+            continue
         text, limit = TARGETS[name]
         ratio = ours["cpu"] / floor["cpu"] if floor and ours else None
         rows.append(
@@ -452,6 +564,47 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
                 "rss": None,
                 "target": "(no target)" if informative else text,
                 "met": None if informative else result["median"] <= limit,
+            }
+        )
+    return rows
+
+
+def _speedup_rows(
+    name: str,
+    floor: dict[str, Any] | None,
+    ours: dict[str, Any] | None,
+    peer: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """A speed-up row in wall time (workers), and ours against the peer when it ran."""
+    text, minimum = SPEEDUP_TARGETS[name]
+    speedup = floor["wall"] / ours["wall"] if floor and ours else None
+    rows = [
+        {
+            "key": name,
+            "input": DESCRIPTION[name],
+            "floor": floor and floor["wall"],
+            "ours": ours and ours["wall"],
+            "ratio": speedup,
+            "ratio_text": "-" if speedup is None else f"{speedup:.2f}x faster",
+            "rss": ours and ours["rss"],
+            "target": f"{text}, {os.cpu_count()} cores",
+            "met": None if speedup is None else speedup >= minimum,
+        }
+    ]
+    if peer and ours:
+        versus = peer["wall"] / ours["wall"]
+        rows.append(
+            {
+                "key": name,
+                "input": "same home: claude-code-log vs workers=2",
+                "floor": peer["wall"],
+                "floor_is": "peer",
+                "ours": ours["wall"],
+                "ratio": versus,
+                "ratio_text": f"{versus:.2f}x",
+                "rss": peer["rss"],
+                "target": ">= 5x claude-code-log (wall)",
+                "met": versus >= PEER_TARGET[1],
             }
         )
     return rows
@@ -568,7 +721,10 @@ def main(argv: list[str] | None = None) -> int:
     with _input_root(args) as root:
         for name in args.only:
             started = time.perf_counter()
-            home, info = _generate(name, args.scale, root, fresh=args.fresh or args.tmp)
+            home, info = _generate(
+                GENERATED_AS.get(name, name), args.scale, root, fresh=args.fresh or args.tmp
+            )
+            info = {**info, "home": str(home)}
             homes[name] = (home, info)
             _out(
                 f"{name}: {json.dumps({k: v for k, v in info.items() if k != 'path'})} "
