@@ -221,28 +221,37 @@ def _parse_all(home: Path, source: str, **options: Any) -> Callable[[], int]:
     )
 
 
-def _then(home: Path, source: str, step: Callable[[Any], Any]) -> Callable[[], int]:
-    """The parse of every conversation, then ``step`` over them all."""
+def _then(home: Path, source: str, step: Callable[[Iterator[Any]], Any]) -> Callable[[], int]:
+    """The parse of every conversation, streamed through ``step`` (as a user would)."""
     import chatparse  # noqa: PLC0415 -- see _host
 
     host = _host(home)
 
     def run() -> int:
-        conversations = list(chatparse.iter_conversations(host, sources=[source], errors="raise"))
-        step(conversations)
-        return sum(_count(c) for c in conversations)
+        counted = 0
+
+        def conversations() -> Iterator[Any]:
+            nonlocal counted
+            for conversation in chatparse.iter_conversations(
+                host, sources=[source], errors="raise"
+            ):
+                counted += _count(conversation)
+                yield conversation
+
+        step(conversations())
+        return counted
 
     return run
 
 
-def _arrow_step(conversations: list[Any]) -> None:
+def _arrow_step(conversations: Iterator[Any]) -> None:
     from chatparse.interop import write_parquet  # noqa: PLC0415 -- needs the arrow extra
 
     with tempfile.TemporaryDirectory(prefix="chatparse-bench-parquet-") as folder:
         write_parquet(conversations, folder)
 
 
-def _usage_step(conversations: list[Any]) -> None:
+def _usage_step(conversations: Iterator[Any]) -> None:
     import chatparse  # noqa: PLC0415 -- see _host
 
     chatparse.usage_report(conversations, by="day")
@@ -293,9 +302,10 @@ def _scan_only(home: Path, source: str) -> Callable[[], int]:
 
 
 def _with_parquet(home: Path, source: str) -> Callable[[], int]:
-    # Imported before the clock starts (pyarrow takes longer to import than a small parse);
-    # an ImportError is reported as "unavailable".
-    importlib.import_module("chatparse.interop.parquet")
+    # Imported and warmed before the clock starts, as a long-running program would have them:
+    # pyarrow's first conversion imports pandas when it is installed (a third of a second).
+    # An ImportError is reported as "unavailable".
+    importlib.import_module("chatparse.interop.parquet").to_arrow([])
     return _then(home, source, _arrow_step)
 
 

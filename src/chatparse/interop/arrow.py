@@ -17,12 +17,12 @@ Needs the ``arrow`` extra (``pip install 'chatparse[arrow]'``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any, Final
 
 import pyarrow as pa
 
+from chatparse.decoders.value import canonical_bytes
 from chatparse.model import Message, ParsedConversation
 
 __all__ = ["ARROW_SCHEMAS", "to_arrow"]
@@ -213,5 +213,6 @@ def to_arrow(conversations: Iterable[ParsedConversation]) -> dict[str, pa.Table]
     }
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _json(value: Any) -> bytes:
+    # Compact UTF-8 JSON, through orjson when installed; Arrow takes the bytes as a string.
+    return canonical_bytes(value)

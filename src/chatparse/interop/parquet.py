@@ -16,8 +16,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from itertools import islice
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from chatparse.interop.arrow import ARROW_SCHEMAS, to_arrow
@@ -27,6 +28,20 @@ __all__ = ["write_parquet"]
 
 BATCH: Final = 500
 """Conversations turned into tables at a time: a few MB of Arrow data for typical sessions."""
+
+_REPEATED: Final = frozenset(
+    {"source", "role", "kind", "model", "name", "parser_version", "producer_version", "git_branch"}
+)
+"""Columns of few distinct values, dictionary-encoded. Text columns are not: trying to build a
+dictionary of every message's text costs more than the rest of the write."""
+
+
+def _options(schema: pa.Schema) -> dict[str, Any]:
+    """How to write a table: dictionaries for repeated values, no min/max of long text."""
+    return {
+        "use_dictionary": [name for name in schema.names if name in _REPEATED],
+        "write_statistics": [f.name for f in schema if f.type != pa.large_string()],
+    }
 
 
 def write_parquet(
@@ -53,7 +68,7 @@ def write_parquet(
     paths = {name: folder / f"{name}.parquet" for name in ARROW_SCHEMAS}
     with ExitStack() as stack:
         writers = {
-            name: stack.enter_context(pq.ParquetWriter(paths[name], schema))
+            name: stack.enter_context(pq.ParquetWriter(paths[name], schema, **_options(schema)))
             for name, schema in ARROW_SCHEMAS.items()
         }
         for chunk in _chunks(conversations, batch):
