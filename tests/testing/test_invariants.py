@@ -17,6 +17,7 @@ from chatparse import (
     SourceInfo,
     ToolCall,
     UnknownRecord,
+    Usage,
 )
 from chatparse.decoders.jsonl import MAX_DEPTH
 from chatparse.testing import check_conversation, golden_diff, looks_like_base64, render_golden
@@ -155,3 +156,33 @@ def test_golden_diff_is_capped() -> None:
     diff = golden_diff("a\n" * 1000, "b\n" * 1000, name="g")
     assert diff.splitlines()[-1].startswith("... ")
     assert diff.startswith("--- g\n+++ g (actual output)\n")
+
+
+@pytest.mark.parametrize(
+    ("usage", "problem"),
+    [
+        (Usage(input_tokens=10, cache_read_tokens=8, cache_write_tokens=5), "exceed input_tokens"),
+        (Usage(input_tokens=0, cache_write_tokens=1), "exceed input_tokens"),
+        (Usage(output_tokens=3, reasoning_tokens=4), "exceed output_tokens"),
+    ],
+)
+def test_usage_outside_the_one_meaning_is_reported(usage: Usage, problem: str) -> None:
+    """A plugin that reports cache tokens apart from input (or reasoning apart from output)."""
+    message = Message(id="m1", role="assistant", usage=usage)
+    [found] = check_conversation(conversation(messages=[message]))
+    assert problem in found
+    assert "'m1'" in found
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        Usage(input_tokens=10, cache_read_tokens=6, cache_write_tokens=4),
+        Usage(cache_read_tokens=6),  # input not recorded: nothing to compare with
+        Usage(output_tokens=5, reasoning_tokens=5),
+        Usage(),
+    ],
+)
+def test_usage_in_the_one_meaning_passes(usage: Usage) -> None:
+    message = Message(id="m1", role="assistant", usage=usage)
+    assert check_conversation(conversation(messages=[message])) == []

@@ -17,7 +17,6 @@ Rules, the same in every adapter:
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from attrs import define, field
@@ -28,7 +27,7 @@ from chatparse.model import ToolCall
 __all__ = ["PendingCall", "ToolCallPairing"]
 
 
-@define
+@define(eq=False)  # identity: a call can key a dict (which message made it, say)
 class PendingCall:
     """A tool call while its result may still arrive; :meth:`freeze` makes the model's.
 
@@ -85,22 +84,29 @@ class ToolCallPairing:
     calls: list[PendingCall] = field(factory=list)
     orphans: int = 0
     repeated: int = 0
-    _waiting: dict[str, deque[PendingCall]] = field(factory=dict, init=False, repr=False)
+    _waiting: dict[str, list[PendingCall]] = field(factory=dict, init=False, repr=False)
 
     def call(self, ident: str | None, name: str, arguments: Any = None) -> PendingCall:
         """A new call, waiting for its result when it has an id."""
         pending = PendingCall(id=ident, name=name, input=arguments)
         self.calls.append(pending)
         if ident is not None:
-            self._waiting.setdefault(ident, deque()).append(pending)
+            waiting = self._waiting.get(ident)
+            if waiting is None:
+                self._waiting[ident] = [pending]
+            else:
+                waiting.append(pending)
         return pending
 
     def find(self, ident: str) -> PendingCall | None:
         """The earliest unanswered call with this id, else the latest answered one, else None."""
-        queue = self._waiting.get(ident)
-        if queue is None:
+        calls = self._waiting.get(ident)
+        if calls is None:
             return None
-        return next((c for c in queue if not c.answered), queue[-1])
+        for call in calls:
+            if not call.answered:
+                return call
+        return calls[-1]
 
     def answer(
         self,

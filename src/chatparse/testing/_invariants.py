@@ -93,7 +93,9 @@ def check_conversation(conversation: ParsedConversation, *, label: str = "") -> 
     and ``from_dict(to_dict(c)) == c``;
     every string (keys included) is well-formed Unicode; no base64 payload longer than
     :data:`BASE64_LIMIT` characters survives (an unknown record's ``raw`` text is exempt: it is
-    kept verbatim by design); message ids are unique; :attr:`Diagnostics.balanced` holds.
+    kept verbatim by design); message ids are unique; :attr:`Diagnostics.balanced` holds; every
+    usage has the one meaning (cache reads and writes are parts of ``input_tokens``, reasoning
+    a part of ``output_tokens``).
 
     Args:
         conversation: What an adapter's ``parse`` returned.
@@ -159,6 +161,29 @@ def _check(conversation: ParsedConversation, who: str) -> list[str]:
             f"{sum(diagnostics.skipped.values())} + unknown {len(diagnostics.unknown)} = "
             f"{accounted}"
         )
+    problems += _limited(list(_usage_problems(conversation, who)))
     for subagent in conversation.subagents:
         problems += _check(subagent, f"{who} > subagent {subagent.id!r}")
     return problems
+
+
+def _usage_problems(conversation: ParsedConversation, who: str) -> Iterator[str]:
+    """Usage that breaks the one meaning: cached tokens are part of input, reasoning of output."""
+    for message in conversation.messages:
+        usage = message.usage
+        if usage is None:
+            continue
+        where = f"{who}: message {message.id!r}"
+        cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+        if usage.input_tokens is not None and cached > usage.input_tokens:
+            yield (
+                f"{where}: cache reads and writes ({cached}) exceed input_tokens "
+                f"({usage.input_tokens}); input_tokens must count every prompt token, cached ones "
+                "included (docs/model.md, Usage)"
+            )
+        reasoning, output = usage.reasoning_tokens, usage.output_tokens
+        if reasoning is not None and output is not None and reasoning > output:
+            yield (
+                f"{where}: reasoning_tokens ({reasoning}) exceed output_tokens ({output}); "
+                "output_tokens must count every generated token, reasoning included"
+            )

@@ -1,0 +1,76 @@
+"""Token usage: one per response, and which of its copies counts, across a session's files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from chatparse.adapter import as_count, new_usage
+from chatparse.adapters.claude_code.draft import Draft
+from chatparse.model import Usage
+
+__all__ = ["count_usages"]
+
+
+def count_usages(transcripts: Iterable[Iterable[Draft]]) -> None:
+    """Mark which copy of each response's usage is counted, across a session and its agents.
+
+    ``transcripts`` are the drafts of each file. The key is (``message.id``, ``requestId``), or
+    ``message.id`` alone when there is no request id. Of the copies sharing a key, the last
+    non-sidechain copy is counted (else the last copy). A sidechain copy of a response that
+    also has a non-sidechain copy under another request id is a replay (side questions re-send
+    the parent's messages) and is not counted.
+    """
+    copies: dict[str, list[Draft]] = {}
+    main_responses: set[str] = set()
+    for drafts in transcripts:
+        for draft in drafts:
+            if draft.usage_raw is None:
+                continue
+            if draft.api_id is None:  # nothing to match copies by: counted
+                draft.usage = _usage(draft.usage_raw, dedup_key=None, counted=True)
+                draft.usage_raw = None
+                continue
+            key = draft.api_id if draft.request_id is None else f"{draft.api_id}:{draft.request_id}"
+            copies.setdefault(key, []).append(draft)
+            if not draft.is_sidechain:
+                main_responses.add(draft.api_id)
+    for key, drafts in copies.items():
+        main = [draft for draft in drafts if not draft.is_sidechain]
+        winner = (main or drafts)[-1]
+        for draft in drafts:
+            replayed = draft.is_sidechain and not main and draft.api_id in main_responses
+            counted = draft is winner and not replayed
+            draft.usage = _usage(draft.usage_raw or {}, dedup_key=key, counted=counted)
+            draft.usage_raw = None  # the API's whole usage object; only the counts are kept
+
+
+def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> Usage | None:
+    """Token counts of one response, in the meaning every source shares.
+
+    Anthropic's API reports the uncached prompt (``input_tokens``) apart from the prompt read
+    from and written to the cache; chatparse's ``input_tokens`` is all three, and the cache
+    counts are its parts. Without the uncached count the whole prompt is not known: ``None``.
+    ``thinking_tokens`` is a part of ``output_tokens``.
+    """
+    details = raw.get("output_tokens_details")
+    counts = (
+        as_count(raw.get("input_tokens")),
+        as_count(raw.get("output_tokens")),
+        as_count(raw.get("cache_read_input_tokens")),
+        as_count(raw.get("cache_creation_input_tokens")),
+        as_count(details.get("thinking_tokens")) if isinstance(details, dict) else None,
+    )
+    if counts == (None, None, None, None, None):
+        return None
+    uncached, _output, cache_read, cache_write, _reasoning = counts
+    prompt = None if uncached is None else uncached + (cache_read or 0) + (cache_write or 0)
+    return new_usage(
+        input_tokens=prompt,
+        output_tokens=counts[1],
+        cache_read_tokens=counts[2],
+        cache_write_tokens=counts[3],
+        reasoning_tokens=counts[4],
+        dedup_key=dedup_key,
+        counted=counted,
+    )
