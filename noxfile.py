@@ -94,7 +94,12 @@ def _check_demo_scan(session: nox.Session, output: str, what: str) -> None:
         session.error(f"{what} showed no conversation of {missing}")
 
 
-EXTRA_TESTS = ["tests/test_arrow.py", "tests/test_engines.py"]
+EXTRA_TESTS = [
+    "tests/test_arrow.py",
+    "tests/test_engines.py",
+    "tests/test_interop_otel.py",
+    "tests/test_interop_validation.py",
+]
 """The tests of features behind optional extras; elsewhere they skip, saying which extra."""
 
 
@@ -103,9 +108,13 @@ def extras(session: nox.Session) -> None:
     """Run the tests of the optional extras' features, with the extras installed.
 
     Arrow and Parquet (read back by DuckDB), Dask on a local process cluster, Ray on a local
-    two-CPU instance.
+    two-CPU instance, OpenTelemetry spans (sent over OTLP/HTTP to a local receiver). The exports
+    are checked against independent implementations of their formats, installed for the tests
+    only: the ``atif`` package's ATIF v1.7 models and the ``openai`` package's message types.
     """
-    session.install(".[fast,arrow,dask,ray]", "duckdb", *TEST_DEPS)
+    session.install(
+        ".[fast,arrow,dask,ray,otel]", "duckdb", "atif>=1.7,<1.8", "openai>=1", *TEST_DEPS
+    )
     session.run("pytest", *EXTRA_TESTS, "-p", "no:cacheprovider", *session.posargs)
 
 

@@ -80,8 +80,8 @@ def _trajectory(
     return _present(
         schema_version=SCHEMA_VERSION,
         # Run-scoped in v1.7: an embedded sub-agent inherits its parent's.
-        session_id=None if embedded_as else conversation.id,
-        trajectory_id=embedded_as or conversation.id,
+        session_id=conversation.id if embedded_as is None else None,
+        trajectory_id=conversation.id if embedded_as is None else embedded_as,
         agent=_present(
             name=conversation.source,
             version=conversation.producer_version or "unknown",

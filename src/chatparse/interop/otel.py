@@ -144,9 +144,13 @@ def send_otlp(
     resources = import_extra("opentelemetry.sdk.resources", "otel")
     otlp = import_extra("opentelemetry.exporter.otlp.proto.http.trace_exporter", "otel")
     collected = memory.InMemorySpanExporter()
-    provider = sdk.TracerProvider(resource=resources.Resource.create({"service.name": "chatparse"}))
+    resource = resources.Resource.create({"service.name": "chatparse"})
+    # Shut down below, not at exit: a long-lived caller may send many times.
+    provider = sdk.TracerProvider(resource=resource, shutdown_on_exit=False)
     provider.add_span_processor(export.SimpleSpanProcessor(collected))
-    exporter = otlp.OTLPSpanExporter(endpoint=url, headers=dict(headers or {}), timeout=timeout)
+    exporter = otlp.OTLPSpanExporter(
+        endpoint=url, headers=dict(headers) if headers else None, timeout=timeout
+    )
     sent = 0
     try:
         for conversation in conversations:
