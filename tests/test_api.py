@@ -138,3 +138,20 @@ def test_bulk_detect_survives_a_raising_adapter(
     assert any("'crashy': detect() raised OSError" in str(w.message) for w in caught)
     with pytest.raises(OSError, match="permission denied"):
         chatparse.detect(notes_home, sources=["crashy"])
+
+
+@pytest.mark.parametrize("value", ["a", Path("a.txt"), None])
+def test_parse_of_something_else_than_a_meta_says_what_to_do(value: object) -> None:
+    """parse() of an id or a path is a TypeError that names the recipe and parse_path."""
+    with pytest.raises(TypeError, match=r"not a \w+; to parse by id, scan first") as caught:
+        chatparse.parse(value)  # type: ignore[arg-type]  # the point of the test
+    assert "parse_path(PATH)" in str(caught.value)
+
+
+def test_parse_by_id_recipe_from_the_docs(notes_home: chatparse.Host) -> None:
+    """The documented way to parse by id: find the meta with scan(), then parse it."""
+    wanted = "b"
+    conversation = chatparse.parse(
+        next(m for m in chatparse.scan(notes_home, sources="notes") if m.id == wanted)
+    )
+    assert (conversation.id, [m.text for m in conversation.messages]) == ("b", ["three"])

@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -252,3 +254,185 @@ def test_parse_of_a_file_with_no_conversation_says_so(
     captured = capsys.readouterr()
     assert f"chatparse: no conversation in {session}" in captured.err
     assert captured.out.strip() == ("[]" if output == "json" else "")
+
+
+# --- the command as a Unix citizen (issue #22) ---------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_HOME = Path(chatparse.__file__).parent / "_demo" / "home"
+DEMO_ROLLOUT = next(DEMO_HOME.glob(".codex/sessions/**/*.jsonl"))
+
+
+def run_into_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command with its stdout a pipe whose reader has already gone (`| head -0`)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "chatparse", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGPIPE and its exit status are POSIX")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--demo", "scan"],
+        ["--demo", "doctor"],
+        ["--demo", "detect", "--json"],
+        ["adapters"],
+        ["parse", str(DEMO_ROLLOUT), "--format", "markdown"],
+    ],
+)
+def test_closed_pipe_stops_quietly(argv: list[str]) -> None:
+    """`chatparse … | head` is not an error: no message, and the status cat would have (141)."""
+    result = run_into_closed_pipe(*argv)
+    assert (result.returncode, result.stderr) == (141, "")
+
+
+def json_objects(out: str) -> list[dict[str, object]]:
+    """Every line of ``out`` as a JSON object; fails on a line that is not one."""
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows, "no output"
+    assert all(isinstance(row, dict) for row in rows)
+    return rows
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["adapters"],
+        ["--demo", "detect"],
+        ["--demo", "scan"],
+        ["--demo", "doctor"],
+        ["parse", str(DEMO_ROLLOUT)],
+    ],
+)
+def test_json_is_one_object_per_line_on_every_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """--json prints JSON lines and nothing else, whatever the command."""
+    code, out, _ = call(capsys, *argv, "--json")
+    assert code == 0
+    json_objects(out)
+
+
+def test_json_shapes_of_parse_and_doctor(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --json, parse prints a conversation a line, and doctor an object per adapter."""
+    _, out, _ = call(capsys, "--json", "parse", str(DEMO_ROLLOUT))
+    [line] = out.splitlines()
+    assert chatparse.from_json(chatparse.ParsedConversation, line).source == "codex"
+    _, out, _ = call(capsys, "--demo", "--json", "doctor")
+    rows = {row["source"]: row for row in json_objects(out)}
+    assert set(rows) >= {"claude-code", "codex", "copilot", "cursor", "trae"}
+    assert rows["codex"]["found"] is True
+    assert rows["codex"]["conversations"] == 1
+    assert rows["codex"]["failed"] == []
+
+
+def test_json_with_markdown_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json and --format markdown ask for two things at once."""
+    code, _, err = call(capsys, "--json", "parse", str(DEMO_ROLLOUT), "--format", "markdown")
+    assert code == 2
+    assert "--json" in err
+
+
+@pytest.mark.skipif(not (ROOT / "fixtures").is_dir(), reason="needs the repository's fixtures")
+def test_conformance_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --json, conformance prints an object per case, and its closing count on stderr."""
+    case = ROOT / "fixtures" / "codex" / "modern-rollout"
+    code, out, err = call(capsys, "conformance", str(case), "--json")
+    assert code == 0
+    assert json_objects(out) == [
+        {
+            "case": "codex/modern-rollout",
+            "adapter": "codex",
+            "passed": True,
+            "problems": [],
+            "golden_updated": False,
+        }
+    ]
+    assert err.strip() == "1 passed, 0 failed"
+
+
+@pytest.mark.parametrize("source", [[], ["--source", "codex"], ["--source", "cursor"]])
+def test_parse_of_a_directory_says_what_to_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: list[str]
+) -> None:
+    """A directory is named as one, whatever --source says, with what to pass instead."""
+    code, _, err = call(capsys, *source, "parse", str(tmp_path))
+    assert code == 2
+    assert f"{tmp_path} is a directory" in err
+    assert "--home DIR" in err
+
+
+def test_file_with_only_malformed_records_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing readable in a file is a failure (exit 1), with the counts on stderr."""
+    noise = tmp_path / "random.jsonl"
+    noise.write_bytes(b"not json\n{broken\n\x00\x01\n")
+    code, _, err = call(capsys, "--source", "codex", "parse", str(noise))
+    assert code == 1
+    assert f"{noise}: all 3 record(s) are malformed" in err
+
+
+def test_unrecognised_file_names_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line tells you its own flag, not the Python keyword."""
+    noise = tmp_path / "random.bin"
+    noise.write_bytes(b"\x00\x01\x02")
+    code, _, err = call(capsys, "parse", str(noise))
+    assert code == 2
+    assert "pass --source NAME" in err
+    assert "source=" not in err
+
+
+def test_detect_shows_no_unexplained_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """Detect lists sources and roots; counting is what scan does, and it says so."""
+    code, out, _ = call(capsys, "--demo", "detect")
+    assert code == 0
+    header, *rows, footer = out.splitlines()
+    assert header.split() == ["SOURCE", "NAME", "ROOTS"]
+    assert len(rows) == 5
+    assert "?" not in out
+    assert "`chatparse scan` lists and counts" in footer
+
+
+def test_doctor_says_each_warning_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A store the adapter explains is not warned about a second time."""
+    storage = tmp_path / ".config" / "Cursor" / "User" / "globalStorage"
+    storage.mkdir(parents=True)
+    (storage / "state.vscdb").write_text("not a database", encoding="utf-8")
+    code, out, err = call(capsys, "--home", str(tmp_path), "--source", "cursor", "doctor")
+    assert code == 0
+    assert (out + err).count(str(storage / "state.vscdb")) == 1
+
+
+@pytest.mark.usefixtures("ghost_builtins")
+def test_doctor_keeps_warnings_no_explanation_covers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A warning that the adapter's own explanation does not cover is reported, once."""
+
+    class Grumbling(NoteAdapter):
+        name = "grumbling"
+
+        def scan(self, source: chatparse.SourceInfo) -> Iterator[chatparse.ConversationMeta]:
+            warnings.warn("the notes look odd today", chatparse.ChatparseWarning, stacklevel=1)
+            warnings.warn("the notes look odd today", chatparse.ChatparseWarning, stacklevel=1)
+            yield from super().scan(source)
+
+    chatparse.register_adapter(Grumbling)
+    (tmp_path / ".notes").mkdir()
+    code, out, err = call(capsys, "--home", str(tmp_path), "--source", "grumbling", "doctor")
+    assert code == 0
+    assert (out + err).count("the notes look odd today") == 1
+    assert "  warning: the notes look odd today\n" in out

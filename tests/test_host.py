@@ -41,7 +41,16 @@ def test_empty_variable_counts_as_unset() -> None:
     ("platform", "env", "expected"),
     [
         ("linux", {}, HOME / ".config/Cursor/User"),
-        ("linux", {"XDG_CONFIG_HOME": "/xdg"}, Path("/xdg/Cursor/User")),
+        pytest.param(
+            "linux",
+            {"XDG_CONFIG_HOME": "/xdg"},
+            Path("/xdg/Cursor/User"),
+            marks=pytest.mark.skipif(
+                sys.platform == "win32",
+                reason="Host checks XDG_CONFIG_HOME with this OS's Path: /xdg has no drive, so"
+                " Windows does not call it absolute",
+            ),
+        ),
         ("linux", {"XDG_CONFIG_HOME": "relative"}, HOME / ".config/Cursor/User"),
         ("freebsd14", {}, HOME / ".config/Cursor/User"),
         ("darwin", {"XDG_CONFIG_HOME": "/xdg"}, HOME / "Library/Application Support/Cursor/User"),
@@ -65,3 +74,14 @@ def test_expand_uses_host_home() -> None:
     assert host.expand("~") == HOME
     assert host.expand("~/.codex") == HOME / ".codex"
     assert host.expand("/abs/path") == Path("/abs/path")
+
+
+def test_home_without_env_is_an_empty_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another home is never mixed with this machine's variables; Host() still reads them."""
+    monkeypatch.setenv("CODEX_HOME", "/this/machine/codex")
+    other = Host(home=HOME)
+    assert dict(other.env) == {}
+    assert other.getenv("CODEX_HOME") is None
+    assert Host().getenv("CODEX_HOME") == "/this/machine/codex"
+    assert Host(platform="darwin").getenv("CODEX_HOME") == "/this/machine/codex"
+    assert Host(home=HOME, env={"CODEX_HOME": "/x"}).getenv("CODEX_HOME") == "/x"

@@ -178,7 +178,7 @@ def test_not_json_and_not_an_object() -> None:
     with pytest.raises(ModelError, match="not JSON"):
         chatparse.from_json(model.Message, "{")
     with pytest.raises(ModelError, match="expected an object"):
-        chatparse.from_dict(model.Message, [])  # type: ignore[arg-type]  # the point of the test
+        chatparse.from_dict(model.Message, [])  # type: ignore[call-overload]  # the point of the test
 
 
 def test_only_model_objects() -> None:
@@ -205,3 +205,22 @@ def test_schema_rejects_wrong_output() -> None:
     data = chatparse.to_dict(_sample())
     data["surprise"] = True
     assert not VALIDATOR.is_valid(data)
+
+
+def test_a_conversation_reads_back_without_naming_its_class() -> None:
+    """from_json(text) and from_dict(data) read a ParsedConversation; (cls, x) still works."""
+    conversation = _sample()
+    assert chatparse.from_json(chatparse.to_json(conversation)) == conversation
+    assert chatparse.from_json(chatparse.to_json(conversation).encode()) == conversation
+    assert chatparse.from_dict(chatparse.to_dict(conversation)) == conversation
+    message = conversation.messages[0]
+    assert chatparse.from_json(model.Message, chatparse.to_json(message)) == message
+    assert chatparse.from_dict(cls=model.Message, data=chatparse.to_dict(message)) == message
+
+
+def test_a_class_without_data_is_a_clear_type_error() -> None:
+    """from_json(cls) alone is a mistake, not an attempt to read the class as JSON."""
+    with pytest.raises(TypeError, match=r"from_json\(Message\) needs the data"):
+        chatparse.from_json(model.Message)  # type: ignore[call-overload]  # the point of the test
+    with pytest.raises(ModelError, match="expected an object"):
+        chatparse.from_dict([])  # type: ignore[call-overload]  # the point of the test

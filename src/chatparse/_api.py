@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
-from chatparse.adapter import BatchParser, PathSniffer, SourceAdapter
+from attrs import frozen
+
+from chatparse._batch import batch_parse_function
+from chatparse.adapter import PathSniffer, SourceAdapter
 from chatparse.errors import (
     ChatparseWarning,
     ParseWarning,
@@ -21,9 +23,18 @@ from chatparse.errors import (
 )
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
-from chatparse.registry import get_adapter, iter_adapters
+from chatparse.registry import adapter_specs, get_adapter, iter_adapters
 
-__all__ = ["detect", "iter_conversations", "parse", "parse_path", "scan"]
+__all__ = [
+    "PYTHON_ADVICE",
+    "PathAdvice",
+    "detect",
+    "iter_conversations",
+    "parse",
+    "parse_path",
+    "parse_path_advising",
+    "scan",
+]
 
 
 def _names(sources: Iterable[str] | str | None) -> list[str] | None:
@@ -72,8 +83,28 @@ def scan(
 
 
 def parse(meta: ConversationMeta) -> ParsedConversation:
-    """Parse one conversation listed by :func:`scan`, with the adapter that listed it."""
+    """Parse one conversation listed by :func:`scan`, with the adapter that listed it.
+
+    To parse by id, find the meta first (a scan reads no content, so this stays cheap):
+    ``parse(next(m for m in scan() if m.id == wanted))``. To parse a file, use
+    :func:`parse_path`.
+
+    Raises:
+        TypeError: ``meta`` is not a :class:`~chatparse.model.ConversationMeta` (an id or a
+            path, say); the message says what to call instead.
+    """
+    if not isinstance(meta, ConversationMeta):
+        raise TypeError(_not_a_meta(meta))
     return get_adapter(meta.source).parse(meta)
+
+
+def _not_a_meta(value: object) -> str:
+    given = type(value).__name__
+    advice = (
+        "to parse by id, scan first: parse(next(m for m in scan() if m.id == ID)); "
+        "to parse a file or database, call parse_path(PATH)"
+    )
+    return f"parse() takes a ConversationMeta listed by scan(), not a {given}; {advice}"
 
 
 def iter_conversations(
@@ -81,23 +112,66 @@ def iter_conversations(
     *,
     sources: Iterable[str] | str | None = None,
     errors: Literal["warn", "raise"] = "warn",
+    workers: int | None = None,
 ) -> Iterator[ParsedConversation]:
     """Parse every conversation of every detected source, one at a time.
 
     A conversation whose parse raises is skipped with a :class:`~chatparse.errors.ParseWarning`
     naming it, so one unreadable file cannot stop an export of thousands. Pass
     ``errors="raise"`` to stop at the first failure instead.
+
+    Conversations come source by source, in the order :func:`detect` finds the sources, each
+    source's in the order its ``scan`` lists them.
+
+    Args:
+        host: Whose files; ``None`` for this machine.
+        sources: Adapter names to read; ``None`` for all.
+        errors: ``"warn"`` to skip a failing conversation, ``"raise"`` to stop there.
+        workers: Parse in this many processes (``0``: one per core); ``None`` or ``1`` parses
+            here. The same conversations come out in the same order; conversations of adapters
+            registered at run time (:func:`~chatparse.register_adapter`), which other processes
+            do not have, are parsed here, after the others.
+
+    .. versionchanged:: 0.2
+       ``workers``.
     """
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
         raise ValueError(msg)
-    for found in _detect_with(host or Host(), sources):
-        adapter = get_adapter(found.source)
+    count = _worker_count(workers)
+    found = list(_detect_with(host or Host(), sources))
+    if count == 1:
+        yield from _parse_here(found, errors)
+        return
+    from chatparse._workers import parse_in_workers  # noqa: PLC0415 -- only workers= pays for it
+
+    registered = {spec.name for spec in adapter_specs() if spec.origin == "registered"}
+    elsewhere = [info for info in found if info.source not in registered]
+    metas = (meta for info in elsewhere for meta in get_adapter(info.source).scan(info))
+    yield from parse_in_workers(metas, count, errors=errors)
+    yield from _parse_here([info for info in found if info.source in registered], errors)
+
+
+def _worker_count(workers: int | None) -> int:
+    if workers is None:
+        return 1
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        msg = f"workers must be a whole number of processes, got {workers!r}"
+        raise TypeError(msg)
+    if workers < 0:
+        msg = f"workers must be 0 (one per core) or more, got {workers}"
+        raise ValueError(msg)
+    return workers or os.cpu_count() or 1
+
+
+def _parse_here(found: Iterable[SourceInfo], errors: str) -> Iterator[ParsedConversation]:
+    for info in found:
+        adapter = get_adapter(info.source)
         # One parsing() block per source, around its whole scan: an adapter whose conversations
         # share a store keeps it open from the first parse to the last, and closes it when the
         # block ends, also when the caller stops iterating early (GeneratorExit).
-        with _parsing(adapter) as parse_one:
-            for meta in adapter.scan(found):
+        with batch_parse_function(adapter) as parse_one:
+            for meta in adapter.scan(info):
                 try:
                     conversation = parse_one(meta)
                 except Exception as exc:
@@ -107,25 +181,35 @@ def iter_conversations(
                         f"skipped {meta.source} conversation {meta.id} ({meta.path}): "
                         f"{type(exc).__name__}: {exc}",
                         ParseWarning,
-                        stacklevel=2,
+                        stacklevel=3,
                     )
                     continue
                 yield conversation
 
 
-def _parsing(
-    adapter: SourceAdapter,
-) -> AbstractContextManager[Callable[[ConversationMeta], ParsedConversation]]:
-    """The adapter's batch parse function when it has one, else its ``parse``."""
-    # A Protocol check only sees that an attribute named ``parsing`` exists.
-    if isinstance(adapter, BatchParser) and callable(adapter.parsing):
-        return adapter.parsing()
-    return nullcontext(adapter.parse)
-
-
 def _sniffers(source: str | None) -> list[tuple[SourceAdapter, PathSniffer]]:
     adapters = iter_adapters(None if source is None else [source])
     return [(adapter, adapter) for adapter in adapters if isinstance(adapter, PathSniffer)]
+
+
+@frozen
+class PathAdvice:
+    """What to tell someone whose path could not be matched to an adapter.
+
+    The Python API and the command line name their own ways of choosing an adapter
+    (``source=`` here, ``--source NAME`` there).
+    """
+
+    choose: str
+    """How to name the adapter that should read the path."""
+    scan_instead: str
+    """What to do when the named adapter cannot read single paths."""
+
+
+PYTHON_ADVICE: Final = PathAdvice(
+    choose="pass source= to choose one (adapter_names() lists them)",
+    scan_instead="use scan() and parse() instead",
+)
 
 
 def parse_path(
@@ -142,6 +226,13 @@ def parse_path(
         UnsupportedInputError: no adapter recognises the path (or the named adapter cannot
             read single paths).
     """
+    return parse_path_advising(path, source=source, advice=PYTHON_ADVICE)
+
+
+def parse_path_advising(
+    path: str | os.PathLike[str], *, source: str | None, advice: PathAdvice
+) -> list[ParsedConversation]:
+    """:func:`parse_path`, with error messages that give ``advice``."""
     target = Path(path)
     if not target.exists():
         raise SourceUnavailableError(str(target), "no such file or directory")
@@ -150,7 +241,7 @@ def parse_path(
     candidates = _sniffers(source)
     if source is not None and not candidates:
         raise UnsupportedInputError(
-            str(target), f"the {source!r} adapter cannot read single paths; use scan() instead"
+            str(target), f"the {source!r} adapter cannot read single paths; {advice.scan_instead}"
         )
     scored = [(sniffer.sniff(target), adapter.name, sniffer) for adapter, sniffer in candidates]
     if source is None:
@@ -158,7 +249,7 @@ def parse_path(
     if not scored:
         raise UnsupportedInputError(
             str(target),
-            "no installed adapter recognises this file; pass source= to choose one, "
+            f"no installed adapter recognises this file; {advice.choose}, "
             "or install the package that reads it",
         )
     _score, name, sniffer = max(scored, key=lambda entry: entry[0])

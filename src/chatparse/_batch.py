@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import groupby
 
-from attrs import frozen
+from attrs import field, frozen
 
 from chatparse.adapter import BatchParser, SourceAdapter
 from chatparse.errors import ParseWarning
@@ -26,10 +26,15 @@ __all__ = ["Failure", "batch_parse_function", "parse_batch", "try_parse_batch"]
 
 @frozen
 class Failure:
-    """A conversation that could not be parsed: which, and why (picklable, unlike some errors)."""
+    """A conversation that could not be parsed: which, and why.
+
+    ``error`` says it as text; ``exception`` is the exception itself where there is one that can
+    be raised again (a worker process sends it only when it pickles).
+    """
 
     meta: ConversationMeta
     error: str
+    exception: BaseException | None = field(default=None, eq=False)
 
     def warning(self) -> str:
         meta = self.meta
@@ -53,14 +58,14 @@ def try_parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversatio
         try:
             adapter = get_adapter(source)
         except Exception as exc:  # noqa: BLE001 -- a broken plugin fails its conversations only
-            results += [Failure(meta, _describe(exc)) for meta in group]
+            results += [Failure(meta, _describe(exc), exc) for meta in group]
             continue
         with batch_parse_function(adapter) as parse_one:
             for meta in group:
                 try:
                     results.append(parse_one(meta))
                 except Exception as exc:  # noqa: BLE001 -- reported for its conversation
-                    results.append(Failure(meta, _describe(exc)))
+                    results.append(Failure(meta, _describe(exc), exc))
     return results
 
 

@@ -1,20 +1,28 @@
 """The ``chatparse`` command: the library's main jobs for people who don't write Python.
 
 Exit codes: 0 when everything worked, 1 when some conversations (or adapters, with
-``adapters --check``) failed, 2 for a usage or environment error. Errors are one line on stderr;
-``--debug`` adds the traceback.
+``adapters --check``, or conformance cases) failed, 2 for a usage or environment error, 128 plus
+the signal's number when stopped by one (130 for Ctrl-C, 141 when the reader of the output went
+away, as ``cat`` has, 143 for SIGTERM). Errors are one line on stderr; ``--debug`` adds the
+traceback. ``docs/cli.md`` is the reference.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
+
+from attrs import define, field
 
 from chatparse import _api, _markdown
 from chatparse.adapter import Explainer
@@ -29,6 +37,14 @@ __all__ = ["main"]
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_SIGNAL_BASE = 128
+"""Stopped by a signal: this plus its number, as shells report it."""
+
+# How the command line tells someone to choose an adapter for a path.
+_PATH_ADVICE = _api.PathAdvice(
+    choose="pass --source NAME to choose one (`chatparse adapters` lists the names)",
+    scan_instead="run `chatparse --source NAME scan` and parse the conversation by its id",
+)
 
 _EXAMPLES = """\
 examples:
@@ -43,6 +59,35 @@ examples:
 
 class _Usage(Exception):  # noqa: N818 -- an internal signal, never seen by users as a type
     """A usage or environment problem: print one line and exit 2."""
+
+
+class _Interrupted(KeyboardInterrupt):
+    """A signal that stops the command, raised where Ctrl-C's KeyboardInterrupt would be."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, _frame: object) -> None:
+    raise _Interrupted(signum)
+
+
+@contextmanager
+def _terminate_like_interrupt() -> Iterator[None]:
+    """Make SIGTERM stop the command as Ctrl-C does, so an export keeps what it finished.
+
+    Python's default for SIGTERM ends the process on the spot, without ``finally`` blocks.
+    Signal handlers can only be set from the main thread; elsewhere nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _version() -> str:
@@ -139,20 +184,33 @@ def _build_parser() -> argparse.ArgumentParser:
         "  chatparse --demo parse <id from scan> --format markdown",
     )
     parse.add_argument("target", metavar="PATH|ID", help="a session file or database, or an id")
-    parse.add_argument("--format", choices=("json", "markdown"), default="json")
+    parse.add_argument(
+        "--format",
+        choices=("json", "markdown"),
+        default="json",
+        help="json (indented; with --json, one conversation per line) or markdown",
+    )
     export = command(
         "export",
         "Write every conversation found to a folder.",
         "  chatparse export --out backup --format jsonl\n"
         "  chatparse export --out notes --format markdown --state notes/.state.json",
     )
-    export.add_argument("--out", metavar="DIR", required=True, type=Path)
-    export.add_argument("--format", choices=("jsonl", "json", "markdown"), default="jsonl")
+    export.add_argument(
+        "--out", metavar="DIR", required=True, type=Path, help="the folder to write to"
+    )
+    export.add_argument(
+        "--format",
+        choices=("jsonl", "json", "markdown"),
+        default="jsonl",
+        help="jsonl: one line per conversation in DIR/conversations.jsonl; json, markdown: "
+        "one file per conversation in DIR/SOURCE/ (default: jsonl)",
+    )
     export.add_argument(
         "--state",
         metavar="FILE",
         type=Path,
-        help="remember what was exported; later runs skip unchanged conversations",
+        help="remember what was exported; later runs do not parse unchanged conversations again",
     )
     conformance = command(
         "conformance",
@@ -263,11 +321,12 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
     if not found:
         out.write("no sources found; `chatparse doctor` explains where each adapter looked\n")
         return EXIT_OK
-    table = [["SOURCE", "NAME", "CONVERSATIONS", "ROOTS"]]
-    for info in found:
-        count = "?" if info.conversation_count is None else str(info.conversation_count)
-        table.append([info.source, info.display_name, count, ", ".join(info.roots)])
+    # No conversation count: detect only looks (most adapters cannot count without listing),
+    # and a count that disagreed with scan's would mislead.
+    table = [["SOURCE", "NAME", "ROOTS"]]
+    table += [[info.source, info.display_name, ", ".join(info.roots)] for info in found]
     _table(table, out)
+    out.write("`chatparse scan` lists and counts the conversations\n")
     return EXIT_OK
 
 
@@ -302,12 +361,19 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
 
 def _find(args: argparse.Namespace, target: str) -> list[ParsedConversation]:
     path = Path(target).expanduser()
+    if path.is_dir():
+        msg = (
+            f"{target} is a directory: pass one session file or database "
+            "(`chatparse scan --json` shows each conversation's path) or a conversation id; "
+            "to read a whole home directory, use --home DIR"
+        )
+        raise _Usage(msg)
     if path.exists():
         sources = args.source or [None]
         if len(sources) > 1:
             msg = "parse PATH takes at most one --source"
             raise _Usage(msg)
-        return _api.parse_path(path, source=sources[0])
+        return _api.parse_path_advising(path, source=sources[0], advice=_PATH_ADVICE)
     matches = [meta for meta in _api.scan(_host(args), sources=args.source) if meta.id == target]
     if not matches:
         msg = f"{target}: no such file, and no conversation has that id (see `chatparse scan`)"
@@ -315,26 +381,44 @@ def _find(args: argparse.Namespace, target: str) -> list[ParsedConversation]:
     return [_api.parse(meta) for meta in matches]
 
 
+def _unreadable(conversation: ParsedConversation) -> str | None:
+    """Why nothing could be read from a conversation whose every record is malformed."""
+    diagnostics = conversation.diagnostics
+    if not diagnostics.records_seen or diagnostics.malformed < diagnostics.records_seen:
+        return None
+    return (
+        f"{conversation.meta.path}: all {diagnostics.records_seen} record(s) are malformed, "
+        f"nothing could be read; is it a {conversation.source} file?"
+    )
+
+
 def _parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.json and args.format == "markdown":
+        msg = "--json prints JSON; leave it out to get --format markdown"
+        raise _Usage(msg)
     conversations = _find(args, args.target)
     if not conversations:
         # Not an error (an empty session file is a valid one), but an empty Markdown page alone
         # would look like a failure.
         err.write(f"chatparse: no conversation in {args.target}\n")
-    if args.format == "markdown":
+    if args.json:
+        out.writelines(to_json(c) + "\n" for c in conversations)
+    elif args.format == "markdown":
         out.write("\n".join(_markdown.render(c) for c in conversations))
     elif len(conversations) == 1:
         out.write(to_json(conversations[0], indent=2) + "\n")
     else:
         out.write(json_text([to_dict(c) for c in conversations], indent=2))
         out.write("\n")
-    return EXIT_OK
+    problems = [problem for c in conversations if (problem := _unreadable(c))]
+    err.writelines(f"chatparse: {problem}\n" for problem in problems)
+    return EXIT_FAILED if problems else EXIT_OK
 
 
 class _Progress:
     """``done/total, rate, ETA`` on one self-rewriting stderr line, only on a terminal."""
 
-    def __init__(self, total: int, err: TextIO) -> None:
+    def __init__(self, err: TextIO, total: int = 0) -> None:
         self.total = total
         self.err = err
         self.enabled = err.isatty()
@@ -353,109 +437,203 @@ class _Progress:
             self.err.write("\n")
         self.err.flush()
 
+    def stop(self) -> None:
+        """End the progress line early, so that what follows starts on a line of its own."""
+        if self.enabled and 0 < self.done < self.total:
+            self.err.write("\n")
+
 
 def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from chatparse import _export as export  # noqa: PLC0415 -- only this command pays for it
+    from chatparse import _export as exports  # noqa: PLC0415 -- only this command pays for it
 
-    try:
-        state = export.ExportState.load(args.state)
-    except (ValueError, OSError) as exc:
-        raise _Usage(str(exc)) from exc
     metas = list(_api.scan(_host(args), sources=args.source))
     versions = {name: get_adapter(name).parser_version for name in {m.source for m in metas}}
-    todo = list(export.pending(metas, state, versions))
-    exporter = export.Exporter(args.out, args.format)
-    progress = _Progress(len(todo), err)
-    failed = 0
-    for meta in todo:
-        try:
-            conversation = _api.parse(meta)
-        except Exception as exc:  # noqa: BLE001 -- one bad conversation must not stop an export
-            failed += 1
-            err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {exc}\n")
-        else:
-            exporter.write(conversation)
-            state.record(meta, versions[meta.source])
-        progress.step()
-    if todo:
-        state.save()
-    summary = {
-        "found": len(metas),
-        "exported": len(exporter.written) if args.format != "jsonl" else len(todo) - failed,
-        "unchanged": len(metas) - len(todo),
-        "failed": failed,
-    }
+    summary = {"found": len(metas), "exported": 0, "unchanged": 0, "failed": 0}
+    progress = _Progress(err)
+    try:
+        with exports.exporting(args.out, args.format, args.state) as export:
+            todo = [meta for meta in metas if not export.unchanged(meta, versions[meta.source])]
+            summary["unchanged"] = len(metas) - len(todo)
+            progress.total = len(todo)
+            for meta in todo:
+                try:
+                    conversation = _api.parse(meta)
+                except Exception as exc:  # noqa: BLE001 -- one bad conversation must not stop an export
+                    summary["failed"] += 1
+                    err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {exc}\n")
+                else:
+                    export.add(meta, conversation, versions[meta.source])
+                    summary["exported"] += 1
+                progress.step()
+    except exports.StateFileError as exc:
+        raise _Usage(str(exc)) from exc
+    except KeyboardInterrupt:
+        progress.stop()
+        err.write(
+            f"chatparse: interrupted after exporting {summary['exported']} conversation(s); "
+            "run the same command again to finish\n"
+        )
+        raise
     if args.json:
         _json_line(summary, out)
     else:
         out.write(
             f"{summary['exported']} exported, {summary['unchanged']} unchanged, "
-            f"{failed} failed, to {args.out}\n"
+            f"{summary['failed']} failed, to {args.out}\n"
         )
-    return EXIT_FAILED if failed else EXIT_OK
+    return EXIT_FAILED if summary["failed"] else EXIT_OK
 
 
-def _summarise(conversations: Iterable[ConversationMeta]) -> Iterator[str]:
-    empty = malformed = unknown = failed = total = 0
-    unknown_types: dict[str, int] = {}
-    for meta in conversations:
-        total += 1
+@define
+class _Checkup:
+    """What ``doctor`` found out about one adapter on one home."""
+
+    source: str
+    explained: list[str] = field(factory=list)
+    """The adapter's own account of where it looked (:class:`Explainer`)."""
+    problem: str | None = None
+    """Why the adapter could not be loaded, or its detect or scan failed."""
+    roots: list[str] | None = None
+    """Where the source was found; ``None`` when it was not."""
+    conversations: int = 0
+    failures: list[str] = field(factory=list)
+    empty: int = 0
+    malformed: int = 0
+    unknown: dict[str, int] = field(factory=dict)
+    warnings: list[str] = field(factory=list)
+
+    def examine(self, host: Host) -> None:
+        """Ask the adapter everything, keeping each warning it gives (once) for the report."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ChatparseWarning)
+            self._examine(host)
+        for warning in caught:
+            message = str(warning.message)
+            if message not in self.warnings:
+                self.warnings.append(message)
+
+    def _examine(self, host: Host) -> None:
         try:
-            parsed = _api.parse(meta)
+            adapter = get_adapter(self.source)
+        except ChatparseError as exc:
+            self.problem = f"cannot be loaded: {exc}"
+            return
+        if isinstance(adapter, Explainer):
+            self.explained = list(adapter.explain(host))
+        try:
+            found = adapter.detect(host)
         except Exception as exc:  # noqa: BLE001 -- doctor reports every failure, whatever it is
-            failed += 1
-            yield f"  cannot parse {meta.id} ({meta.path}): {type(exc).__name__}: {exc}"
-            continue
-        empty += not parsed.messages
-        malformed += parsed.diagnostics.malformed
-        unknown += len(parsed.diagnostics.unknown)
-        for record in parsed.diagnostics.unknown:
-            key = f"{record.type or 'untyped'} (writer {record.producer_version or '?'})"
-            unknown_types[key] = unknown_types.get(key, 0) + 1
-    yield f"  {total} conversation(s) listed, {failed} failed to parse"
-    if empty:
-        yield f"  {empty} conversation(s) have no messages (empty or summary-only files)"
-    if malformed:
-        yield f"  {malformed} malformed record(s) were skipped and counted"
-    for key, count in sorted(unknown_types.items()):
-        yield f"  {count} record(s) of unknown type {key} were kept raw"
+            self.problem = f"detect failed: {type(exc).__name__}: {exc}"
+            return
+        if found is None:
+            return
+        self.roots = list(found.roots)
+        try:
+            metas = list(adapter.scan(found))
+        except ChatparseError as exc:
+            self.problem = f"scan failed: {exc}"
+            return
+        self._parse_all(metas)
+
+    def _parse_all(self, metas: Iterable[ConversationMeta]) -> None:
+        for meta in metas:
+            self.conversations += 1
+            try:
+                parsed = _api.parse(meta)
+            except Exception as exc:  # noqa: BLE001 -- doctor reports every failure, whatever it is
+                self.failures.append(f"{meta.id} ({meta.path}): {type(exc).__name__}: {exc}")
+                continue
+            self.empty += not parsed.messages
+            self.malformed += parsed.diagnostics.malformed
+            for record in parsed.diagnostics.unknown:
+                key = f"{record.type or 'untyped'} (writer {record.producer_version or '?'})"
+                self.unknown[key] = self.unknown.get(key, 0) + 1
+
+    def unexplained_warnings(self) -> list[str]:
+        """The warnings that say what no line of the adapter's explanation already says.
+
+        A passed-over store is explained by the adapter (``path: cannot be read …``) and also
+        warned about by its scan (``passed over path: …``): one fact, said once.
+        """
+        subjects = [
+            f"{subject}:"
+            for line in self.explained
+            if (subject := line.partition(": ")[0]) and os.sep in subject
+        ]
+        return [
+            message
+            for message in self.warnings
+            if not any(subject in message for subject in subjects)
+        ]
+
+    def lines(self) -> Iterator[str]:
+        """The report for people, one fact a line."""
+        yield from self.explained
+        if self.problem is not None:
+            yield self.problem
+        elif self.roots is None:
+            yield "not found on this home"
+        else:
+            yield f"found: {', '.join(self.roots)}"
+            yield from self._counts()
+        yield from (f"warning: {message}" for message in self.unexplained_warnings())
+
+    def _counts(self) -> Iterator[str]:
+        yield from (f"cannot parse {failure}" for failure in self.failures)
+        yield f"{self.conversations} conversation(s) listed, {len(self.failures)} failed to parse"
+        if self.empty:
+            yield f"{self.empty} conversation(s) have no messages (empty or summary-only files)"
+        if self.malformed:
+            yield f"{self.malformed} malformed record(s) were skipped and counted"
+        for key, count in sorted(self.unknown.items()):
+            yield f"{count} record(s) of unknown type {key} were kept raw"
+
+    def as_json(self, host: Host) -> dict[str, object]:
+        """The report for programs (its shape is documented in docs/cli.md)."""
+        return {
+            "source": self.source,
+            "home": str(host.home),
+            "platform": host.platform,
+            "explained": self.explained,
+            "problem": self.problem,
+            "found": self.roots is not None,
+            "roots": self.roots or [],
+            "conversations": self.conversations,
+            "failed": self.failures,
+            "empty": self.empty,
+            "malformed": self.malformed,
+            "unknown": dict(sorted(self.unknown.items())),
+            "warnings": self.warnings,
+        }
 
 
 def _doctor(args: argparse.Namespace, out: TextIO) -> int:
     host = _host(args)
     names = args.source or list(adapter_names())
-    out.write(f"home {host.home} (platform {host.platform})\n")
+    if not args.json:
+        out.write(f"home {host.home} (platform {host.platform})\n")
     for name in names:
-        out.write(f"\n{name}\n")
-        try:
-            adapter = get_adapter(name)
-        except ChatparseError as exc:
-            out.write(f"  cannot be loaded: {exc}\n")
-            continue
-        if isinstance(adapter, Explainer):
-            out.writelines(f"  {line}\n" for line in adapter.explain(host))
-        try:
-            found = adapter.detect(host)
-        except Exception as exc:  # noqa: BLE001 -- doctor reports every failure, whatever it is
-            out.write(f"  detect failed: {type(exc).__name__}: {exc}\n")
-            continue
-        if found is None:
-            out.write("  not found on this home\n")
-            continue
-        out.write(f"  found: {', '.join(found.roots)}\n")
-        try:
-            metas = list(adapter.scan(found))
-        except ChatparseError as exc:
-            out.write(f"  scan failed: {exc}\n")
-            continue
-        out.writelines(f"{line}\n" for line in _summarise(metas))
+        checkup = _Checkup(name)
+        checkup.examine(host)
+        if args.json:
+            _json_line(checkup.as_json(host), out)
+        else:
+            out.write(f"\n{name}\n")
+            out.writelines(f"  {line}\n" for line in checkup.lines())
     return EXIT_OK
 
 
-def _conformance(args: argparse.Namespace) -> int:
+def _conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from chatparse.testing import run_conformance  # noqa: PLC0415 -- only this command pays
 
-    return run_conformance(args.directory, adapter=args.adapter, update=args.update)
+    return run_conformance(
+        args.directory,
+        adapter=args.adapter,
+        update=args.update,
+        out=out,
+        err=err,
+        json_lines=args.json,
+    )
 
 
 def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -465,7 +643,7 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "scan": lambda: _scan(args, out),
         "parse": lambda: _parse(args, out, err),
         "export": lambda: _export(args, out, err),
-        "conformance": lambda: _conformance(args),
+        "conformance": lambda: _conformance(args, out, err),
         "doctor": lambda: _doctor(args, out),
     }
     return handlers[args.command]()
@@ -487,17 +665,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = _build_parser().parse_args(argv)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _terminate_like_interrupt():
             # Our warnings are for the person at the terminal, whatever filters are in force.
             warnings.filterwarnings("always", category=ChatparseWarning)
             if not args.debug:
                 warnings.showwarning = _show_warning
-            return _dispatch(args, sys.stdout, sys.stderr)
+            code = _dispatch(args, sys.stdout, sys.stderr)
+            # Written out here, inside the try: a pipe closed early must be noticed now, not
+            # when the interpreter flushes stdout on its way out.
+            sys.stdout.flush()
+            return code
+    except BrokenPipeError:
+        # The reader went away (`chatparse scan | head`). Not an error: stop quietly, as cat does.
+        _discard_stdout()
+        return EXIT_SIGNAL_BASE + _SIGPIPE
     except (_Usage, ChatparseError, OSError) as exc:
         if args.debug:
             raise
         sys.stderr.write(f"chatparse: error: {exc}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         sys.stderr.write("chatparse: interrupted\n")
-        return 130
+        return EXIT_SIGNAL_BASE + getattr(exc, "signum", signal.SIGINT)
+
+
+# SIGPIPE's number, which Windows lacks (there a closed pipe raises the same BrokenPipeError).
+_SIGPIPE = int(getattr(signal, "SIGPIPE", 13))
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush cannot fail."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (a test's capture): nothing will flush it
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)

@@ -33,12 +33,12 @@ def _home(value: str | os.PathLike[str] | None) -> Path:
     return Path.home() if value is None else Path(value)
 
 
-def _env(value: Mapping[str, str] | None) -> Mapping[str, str]:
+def _env(value: Mapping[str, str]) -> Mapping[str, str]:
     # A snapshot: a Host describes the machine as it was when the Host was made.
-    return MappingProxyType(dict(os.environ if value is None else value))
+    return MappingProxyType(dict(value))
 
 
-@frozen
+@frozen(init=False)
 class Host:
     """The machine being read: its home directory, environment variables and platform.
 
@@ -47,17 +47,31 @@ class Host:
 
     Args:
         home: The user's home directory. Default: :meth:`pathlib.Path.home`.
-        env: Environment variables. Default: a snapshot of :data:`os.environ`. An explicit
-            mapping is used as is, without falling back to the real environment.
+        env: Environment variables, used as given (copied). Default: a snapshot of
+            :data:`os.environ` when ``home`` is not given either; an empty environment when
+            ``home`` is given, because this machine's variables (``CODEX_HOME``,
+            ``XDG_CONFIG_HOME``…) point into this machine's home, never into another one.
         platform: ``"linux"``, ``"darwin"`` or ``"win32"``. Default: :data:`sys.platform`.
 
     .. versionadded:: 0.1
     """
 
-    home: Path = field(default=None, converter=_home)
+    home: Path
     # Not in repr: environments hold tokens, and reprs end up in logs and bug reports.
-    env: Mapping[str, str] = field(default=None, converter=_env, repr=False)
-    platform: str = field(default=None, converter=_platform)
+    env: Mapping[str, str] = field(repr=False)
+    platform: str
+
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        platform: str | None = None,
+    ) -> None:
+        # A hand-written __init__ because the default of ``env`` depends on whether ``home``
+        # was given, which a field default cannot see once ``home`` has been converted.
+        if env is None:
+            env = os.environ if home is None else {}
+        self.__attrs_init__(home=_home(home), env=_env(env), platform=_platform(platform))
 
     def getenv(self, name: str) -> str | None:
         """The variable's value, or ``None`` when it is unset or empty.

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 import cattrs
 from cattrs.cols import (
@@ -52,6 +52,9 @@ MODEL_CLASSES: Final[tuple[type, ...]] = (
 )
 
 T = TypeVar("T")
+
+_NO_DATA: Final[Any] = object()
+"""Marks the second argument of ``from_dict``/``from_json`` as not given (``None`` is data)."""
 
 
 def _format_datetime(value: datetime) -> str:
@@ -184,13 +187,21 @@ def to_dict(obj: object) -> dict[str, Any]:
     return {_SCHEMA_KEY: SCHEMA_VERSION, **data}
 
 
-def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
-    """Rebuild a model object of type ``cls`` from :func:`to_dict` output.
+@overload
+def from_dict(data: Mapping[str, Any], /) -> model.ParsedConversation: ...
+@overload
+def from_dict(cls: type[T], data: Mapping[str, Any]) -> T: ...
+def from_dict(cls: Any, data: Any = _NO_DATA) -> Any:
+    """Rebuild a model object from :func:`to_dict` output.
+
+    ``from_dict(data)`` reads a :class:`~chatparse.model.ParsedConversation`;
+    ``from_dict(cls, data)`` reads any model class.
 
     Raises:
         ModelError: the data does not describe a valid ``cls``; the message names each bad
             field's path, such as ``$.messages[3].role``.
     """
+    cls, data = _class_and_value(cls, data, "from_dict")
     if cls not in MODEL_CLASSES:
         msg = f"from_dict builds chatparse model classes, not {getattr(cls, '__name__', cls)!r}"
         raise TypeError(msg)
@@ -214,6 +225,16 @@ def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
         # A value that passed every field hook but broke an invariant of the class itself
         # (such as a naive datetime caught by the model's own converter).
         raise ModelError(cls.__name__, [f"{exc} @ $"]) from exc
+
+
+def _class_and_value(cls: Any, value: Any, function: str) -> tuple[Any, Any]:
+    """``(cls, value)`` for the two spellings: ``f(value)`` reads a ParsedConversation."""
+    if value is not _NO_DATA:
+        return cls, value
+    if isinstance(cls, type):
+        msg = f"{function}({cls.__name__}) needs the data to read as its second argument"
+        raise TypeError(msg)
+    return model.ParsedConversation, cls
 
 
 def to_json(obj: object, *, indent: int | None = None) -> str:
@@ -251,12 +272,21 @@ def deep_enough(run: Callable[[], T]) -> T:
         sys.setrecursionlimit(limit)
 
 
-def from_json(cls: type[T], text: str | bytes) -> T:
-    """Rebuild a model object of type ``cls`` from :func:`to_json` output.
+@overload
+def from_json(text: str | bytes, /) -> model.ParsedConversation: ...
+@overload
+def from_json(cls: type[T], text: str | bytes) -> T: ...
+def from_json(cls: Any, text: Any = _NO_DATA) -> Any:
+    """Rebuild a model object from :func:`to_json` output.
+
+    ``from_json(text)`` reads a :class:`~chatparse.model.ParsedConversation`, so
+    ``from_json(to_json(conversation)) == conversation``; ``from_json(cls, text)`` reads any
+    model class.
 
     Raises:
         ModelError: the text is not JSON, or does not describe a valid ``cls``.
     """
+    cls, text = _class_and_value(cls, text, "from_json")
     try:
         data = deep_enough(lambda: json.loads(text))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

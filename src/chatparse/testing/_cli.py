@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -10,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from chatparse.testing._case import load_cases
-from chatparse.testing._runner import run_case
+from chatparse.testing._case import Case, load_cases
+from chatparse.testing._runner import CaseResult, run_case
 
 __all__ = ["main", "run_conformance"]
 
@@ -26,19 +27,22 @@ def _indent(text: str) -> str:
     )
 
 
-def run_conformance(
+def run_conformance(  # noqa: PLR0913 -- keyword-only options, one per flag of the command
     directory: str | os.PathLike[str],
     *,
     adapter: str | None = None,
     update: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    json_lines: bool = False,
 ) -> int:
     """Run every case under ``directory`` and report as ``chatparse conformance`` does.
 
     Writes ``PASS <case>`` or ``FAIL <case>: <reason>`` per case and a closing
     ``N passed, M failed`` to ``out``; the details of each failure (every problem, the golden
-    diff, the command that regenerates the golden) go to ``err``.
+    diff, the command that regenerates the golden) go to ``err``. With ``json_lines``, ``out``
+    gets one JSON object per case instead (``case``, ``adapter``, ``passed``, ``problems``,
+    ``golden_updated``), and the closing count goes to ``err`` with the details.
 
     Args:
         directory: A fixtures root, one adapter's folder, or one case (see :func:`load_cases`).
@@ -46,6 +50,7 @@ def run_conformance(
         update: Rewrite goldens that are missing or differ, where the invariants hold.
         out: Default: ``sys.stdout``.
         err: Default: ``sys.stderr``.
+        json_lines: Report each case as one line of JSON (what ``--json`` asks for).
 
     Returns:
         0 when every case passed; 1 when any failed or there were none; 2 when ``directory``
@@ -68,26 +73,46 @@ def run_conformance(
     written: list[Path] = []
     if not cases:
         which = f" for adapter {adapter!r}" if adapter else ""
-        out.write(f"no conformance cases{which} in {os.fspath(directory)}\n")
+        (err if json_lines else out).write(
+            f"no conformance cases{which} in {os.fspath(directory)}\n"
+        )
     for case in cases:
         result = run_case(case, update=update)
         if result.passed:
             passed += 1
-            note = " (golden updated)" if result.golden_written else ""
-            out.write(f"PASS {case.name}{note}\n")
             if result.golden_written:
                 written.append(case.golden_path)
         else:
             failed += 1
-            out.write(f"FAIL {case.name}: {result.summary()}\n")
-            out.flush()
+        out.write(_json_line(case, result) if json_lines else _text_line(case, result))
+        out.flush()
+        if not result.passed:
             err.write(_indent(result.report(regenerate=None if update else regenerate)))
             err.flush()
     if written:
         err.write(f"rewrote {len(written)} golden file(s):\n")
         err.writelines(f"    {path}\n" for path in written)
-    out.write(f"{passed} passed, {failed} failed\n")
+    # With --json, the count is for the person watching, not for the program reading stdout.
+    (err if json_lines else out).write(f"{passed} passed, {failed} failed\n")
     return EXIT_OK if failed == 0 and cases else EXIT_FAILED
+
+
+def _text_line(case: Case, result: CaseResult) -> str:
+    if not result.passed:
+        return f"FAIL {case.name}: {result.summary()}\n"
+    note = " (golden updated)" if result.golden_written else ""
+    return f"PASS {case.name}{note}\n"
+
+
+def _json_line(case: Case, result: CaseResult) -> str:
+    row = {
+        "case": case.name,
+        "adapter": case.adapter,
+        "passed": result.passed,
+        "problems": list(result.problems),
+        "golden_updated": result.golden_written,
+    }
+    return json.dumps(row, ensure_ascii=False) + "\n"
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:

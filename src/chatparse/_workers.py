@@ -1,0 +1,206 @@
+"""``iter_conversations(workers=N)``: the parse spread over N processes of this machine.
+
+Scanning is cheap and stays in this process; parsing is not, and goes to a process pool in
+batches of small conversations (one meta per task spends more on the round trip than a small
+session takes to parse). Results come back pickled, which costs a fraction of the parse, and are
+yielded in scan order, so ``workers=N`` gives the same conversations in the same order as one
+process. At most two batches per worker are in flight, so memory stays bounded by those.
+
+What one process does, this does too:
+
+* a conversation that fails is a :class:`~chatparse.errors.ParseWarning` naming it (or, with
+  ``errors="raise"``, the worker's exception raised here, or a ``RuntimeError`` carrying its
+  text when that exception cannot be pickled);
+* warnings raised while parsing in a worker (such as a ``SkippedSourceWarning``) are raised
+  again here, with their category and message;
+* a worker process that dies (a crash in native code, ``os._exit`` in a plugin) loses only its
+  conversation: the batches it held are parsed again one conversation a task in a fresh pool,
+  and the one that kills its worker again is reported as failed;
+* Ctrl-C, or closing the iterator early, cancels what is queued and stops every worker.
+
+Adapters come to the workers through the registry (built-ins and entry points), which works
+under every start method (``spawn`` is the default on macOS and Windows). An adapter registered
+at run time with :func:`chatparse.register_adapter` exists in this process only: its
+conversations are parsed here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import warnings
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Final
+
+from attrs import frozen
+
+from chatparse._batch import Failure, try_parse_batch
+from chatparse.errors import ParseWarning
+from chatparse.model import ConversationMeta, ParsedConversation
+
+__all__ = ["BATCH_BYTES", "BATCH_CONVERSATIONS", "START_METHOD", "batches", "parse_in_workers"]
+
+BATCH_CONVERSATIONS: Final = 32
+"""The most conversations sent to a worker at once."""
+BATCH_BYTES: Final = 8 * 1024 * 1024
+"""A batch is closed once its conversations' stored sizes add up to this; a larger one is
+alone in its batch."""
+START_METHOD: str | None = None
+"""The ``multiprocessing`` start method of the pool; ``None`` for the platform's default."""
+
+_IN_FLIGHT_PER_WORKER: Final = 2
+
+
+@frozen
+class _Warning:
+    """A warning raised in a worker, to raise again in the parent."""
+
+    category: type[Warning]
+    message: str
+
+
+@frozen
+class _Outcome:
+    """What a worker sends back for one batch: results in meta order, and its warnings."""
+
+    results: tuple[ParsedConversation | Failure, ...]
+    warnings: tuple[_Warning, ...]
+
+
+def _work(metas: Sequence[ConversationMeta]) -> _Outcome:
+    """Run in the worker: parse a batch, keeping the warnings raised on the way."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = try_parse_batch(metas)
+    return _Outcome(
+        tuple(_picklable(result) for result in results),
+        tuple(_Warning(w.category, str(w.message)) for w in caught),
+    )
+
+
+def _picklable(result: ParsedConversation | Failure) -> ParsedConversation | Failure:
+    if isinstance(result, Failure) and result.exception is not None:
+        try:
+            pickle.dumps(result.exception)
+        except Exception:  # noqa: BLE001 -- any exception that cannot travel is sent as text
+            return Failure(result.meta, result.error)
+    return result
+
+
+def batches(metas: Iterable[ConversationMeta]) -> Iterator[list[ConversationMeta]]:
+    """``metas`` in order, in batches (:data:`BATCH_CONVERSATIONS`, :data:`BATCH_BYTES`)."""
+    batch: list[ConversationMeta] = []
+    size = 0
+    for meta in metas:
+        batch.append(meta)
+        size += meta.size or 0
+        if len(batch) >= BATCH_CONVERSATIONS or size >= BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def parse_in_workers(
+    metas: Iterable[ConversationMeta], workers: int, *, errors: str
+) -> Iterator[ParsedConversation]:
+    """The conversations of ``metas``, parsed by ``workers`` processes, in ``metas``' order."""
+    pool = _Pool(workers)
+    finished = False
+    try:
+        for outcome in pool.outcomes(batches(metas)):
+            for warning in outcome.warnings:
+                warnings.warn(warning.message, warning.category, stacklevel=3)
+            for result in outcome.results:
+                if isinstance(result, Failure):
+                    _fail(result, errors)
+                else:
+                    yield result
+        finished = True
+    finally:
+        pool.close(wait=finished)
+
+
+def _fail(failure: Failure, errors: str) -> None:
+    if errors == "raise":
+        raise failure.exception or RuntimeError(failure.error)
+    warnings.warn(failure.warning(), ParseWarning, stacklevel=4)
+
+
+class _Pool:
+    """A process pool that survives a worker's death, losing only that worker's conversation."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context(START_METHOD)
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
+    def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome]:
+        """One outcome per batch of ``work``, in order, with a bounded number in flight."""
+        in_flight: deque[tuple[list[ConversationMeta], Future[_Outcome]]] = deque()
+        limit = self.workers * _IN_FLIGHT_PER_WORKER
+        pending = iter(work)
+        while True:
+            while len(in_flight) < limit and (batch := next(pending, None)) is not None:
+                in_flight.append((batch, self.executor.submit(_work, batch)))
+            if not in_flight:
+                return
+            batch, future = in_flight.popleft()
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                yield from self._after_a_crash([batch, *(b for b, _f in in_flight)])
+                in_flight.clear()
+
+    def _after_a_crash(self, suspects: list[list[ConversationMeta]]) -> Iterator[_Outcome]:
+        """Parse again the batches a dead worker took down with it.
+
+        Each batch is tried whole in a fresh pool; one that breaks it again is parsed one
+        conversation a task, and the conversation whose worker dies is reported as failed.
+        """
+        for batch in suspects:
+            self._replace_executor()
+            try:
+                yield self.executor.submit(_work, batch).result()
+                continue
+            except BrokenProcessPool:
+                pass
+            for meta in batch:
+                self._replace_executor()
+                try:
+                    yield self.executor.submit(_work, [meta]).result()
+                except BrokenProcessPool:
+                    yield _Outcome((Failure(meta, "its worker process died"),), ())
+        self._replace_executor()
+
+    def _replace_executor(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self._new_executor()
+
+    def close(self, *, wait: bool) -> None:
+        """Shut the pool down: gracefully after the last batch, else at once.
+
+        At once is on Ctrl-C or when the caller stops iterating early: what is queued is
+        cancelled and every worker is stopped, also one busy with a long parse.
+        """
+        if wait:
+            self.executor.shutdown(wait=True)
+            return
+        terminate = getattr(self.executor, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            terminate()
+            return
+        # Before 3.14 the pool has no way to stop a busy worker: its processes are in
+        # _processes, which shutdown() empties, so they are taken first.
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()
