@@ -15,10 +15,14 @@ from typing import Any
 import pytest
 
 import chatparse
-from chatparse.adapters import cursor
+from chatparse.adapter import Ledger
 from chatparse.adapters.cursor import CursorAdapter
+from chatparse.adapters.cursor import adapter as cursor_adapter
+from chatparse.adapters.cursor.adapter import OPEN_DATABASES
+from chatparse.adapters.cursor.composer import Bubble, match_headers
+from chatparse.adapters.cursor.store import LEGACY_CHATS, split_bubble_key
 from chatparse.decoders import sqlite as sqlite_decoder
-from chatparse.errors import SkippedSourceWarning, SourceUnavailableError
+from chatparse.errors import SkippedSourceWarning, SourceUnavailableError, UnavailableCause
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.testing import AdapterConformance, check_conversation
@@ -156,7 +160,7 @@ def test_scan_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.Monke
         opened.append(Path(path).parent.name)
         return real(path, **kwargs)
 
-    monkeypatch.setattr(cursor, "open_snapshot", counting)
+    monkeypatch.setattr(cursor_adapter, "open_snapshot", counting)
     metas = scan(tmp_path)
     assert sorted(metas) == ids
     assert sorted(opened) == ["globalStorage", "w1", "w2"]
@@ -338,9 +342,54 @@ def test_timestamps_are_never_invented(tmp_path: Path) -> None:
     }
 
 
+def test_a_time_without_a_zone_is_no_time(tmp_path: Path) -> None:
+    """Zone-less ISO text is not taken as UTC: the bubble falls back to timingInfo, else None.
+
+    A document's zone-less ``createdAt`` leaves the conversation's start to its messages.
+    """
+    global_db(
+        tmp_path,
+        [
+            document("c1", ["bare", "timed"], createdAt="2026-01-01T09:00:00"),
+            bubble("c1", "bare", createdAt="2026-01-02T10:00:00"),
+            bubble(
+                "c1", "timed", createdAt="2026-01-02T10:00:00", timingInfo={"clientEndTime": T0}
+            ),
+        ],
+    )
+    meta = scan(tmp_path)["c1"]
+    assert meta.created_at is None
+    conversation = parse(meta)
+    stamps = {m.id: m.timestamp for m in conversation.messages}
+    assert stamps == {"bare": None, "timed": datetime(2026, 1, 2, 10, 0, tzinfo=UTC)}
+    assert conversation.created_at == datetime(2026, 1, 2, 10, 0, tzinfo=UTC)
+
+
+def test_titles_follow_the_one_title_rule(tmp_path: Path) -> None:
+    """A stored name and a first prompt alike: first line with text, spaces folded, 100 chars."""
+    long_name = "word " * 40
+    global_db(
+        tmp_path,
+        [
+            document("named", ["b"], name="\n  Fix   the\tbuild \nand more"),
+            bubble("named", "b"),
+            document("long", ["b"], name=long_name),
+            bubble("long", "b"),
+            document("prompted", ["b"]),
+            bubble("prompted", "b", text="\n\n  first   line\nsecond line"),
+        ],
+    )
+    metas = scan(tmp_path)
+    titles = {cid: parse(meta).title for cid, meta in metas.items()}
+    assert titles["named"] == "Fix the build"
+    assert titles["long"] == long_name.strip()[:99].rstrip() + "…"
+    assert len(titles["long"]) <= 100
+    assert titles["prompted"] == "first line"
+
+
 def test_bubble_ids_with_colons_and_duplicates_stay_unique(tmp_path: Path) -> None:
     """A bubble key is split on its first two colons; repeated inline ids get a suffix."""
-    assert cursor._split_bubble_key("bubbleId:c1:b:with:colons") == ("c1", "b:with:colons")
+    assert split_bubble_key("bubbleId:c1:b:with:colons") == ("c1", "b:with:colons")
     tab = {
         "tabId": "t1",
         "bubbles": [
@@ -349,7 +398,7 @@ def test_bubble_ids_with_colons_and_duplicates_stay_unique(tmp_path: Path) -> No
             {"type": "ai", "text": "three"},
         ],
     }
-    workspace_db(tmp_path, "w", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+    workspace_db(tmp_path, "w", None, [(LEGACY_CHATS[0], {"tabs": [tab]})])
     conversation = parse(scan(tmp_path)["t1"])
     assert [m.id for m in conversation.messages] == ["x", "x#2", "#2"]
 
@@ -420,8 +469,9 @@ def test_a_database_without_the_table_says_so_at_parse(tmp_path: Path) -> None:
     with closing(sqlite3.connect(db)) as connection:
         connection.execute("DROP TABLE cursorDiskKV")
         connection.commit()
-    with pytest.raises(SourceUnavailableError, match="no cursorDiskKV table"):
+    with pytest.raises(SourceUnavailableError, match="no cursorDiskKV table") as raised:
         CursorAdapter().parse(meta)
+    assert raised.value.cause is UnavailableCause.MISSING
 
 
 def test_parse_of_a_deleted_composer_raises(tmp_path: Path) -> None:
@@ -431,8 +481,20 @@ def test_parse_of_a_deleted_composer_raises(tmp_path: Path) -> None:
     with closing(sqlite3.connect(db)) as connection:
         connection.execute("DELETE FROM cursorDiskKV WHERE key = 'composerData:c1'")
         connection.commit()
-    with pytest.raises(SourceUnavailableError, match="no longer in the database"):
+    with pytest.raises(SourceUnavailableError, match="no longer in the database") as raised:
         CursorAdapter().parse(meta)
+    assert raised.value.cause is UnavailableCause.MISSING
+
+
+def test_parse_of_a_deleted_tab_raises_as_missing(tmp_path: Path) -> None:
+    """A legacy tab removed between scan and parse is missing: scan again."""
+    tab = {"tabId": "t1", "bubbles": [{"type": "user", "id": "u", "text": "hello"}]}
+    db = workspace_db(tmp_path, "w", None, [(LEGACY_CHATS[0], {"tabs": [tab]})])
+    meta = scan(tmp_path)["t1"]
+    put(db, "ItemTable", LEGACY_CHATS[0], {"tabs": []})
+    with pytest.raises(SourceUnavailableError, match="no longer in") as raised:
+        CursorAdapter().parse(meta)
+    assert raised.value.cause is UnavailableCause.MISSING
 
 
 def test_unknown_composer_version_is_noted(tmp_path: Path) -> None:
@@ -488,8 +550,9 @@ def test_a_locked_global_database_never_crashes_the_scan(tmp_path: Path) -> None
         with pytest.warns(SkippedSourceWarning, match=r"passed over .*state\.vscdb: .*locked"):
             metas = scan(tmp_path, adapter)
         assert list(metas) == ["c1"]
-        with pytest.raises(SourceUnavailableError, match="locked"):
+        with pytest.raises(SourceUnavailableError, match="locked") as raised:
             adapter.parse(metas["c1"])
+        assert raised.value.cause is UnavailableCause.LOCKED
         assert any("cannot be read" in line for line in adapter.explain(host(tmp_path)))
     assert len(parse(scan(tmp_path)["c1"]).messages) == 1
 
@@ -500,7 +563,7 @@ def test_a_file_that_is_not_sqlite_is_skipped_by_scan(tmp_path: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_text("not a database at all, just text that is long enough" * 3, encoding="utf-8")
     tab = {"tabId": "t1", "bubbles": [{"type": "user", "id": "u", "text": "hello"}]}
-    workspace_db(tmp_path, "w", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+    workspace_db(tmp_path, "w", None, [(LEGACY_CHATS[0], {"tabs": [tab]})])
     with pytest.warns(SkippedSourceWarning, match="not a SQLite database"):
         assert list(scan(tmp_path)) == ["t1"]
     assert CursorAdapter().sniff(path) == 0.0
@@ -577,7 +640,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[sqlite_decoder.Snapshot]:
         snapshots.append(real(path, **kwargs))
         return snapshots[-1]
 
-    monkeypatch.setattr(cursor, "open_snapshot", recording)
+    monkeypatch.setattr(cursor_adapter, "open_snapshot", recording)
     return snapshots
 
 
@@ -645,16 +708,16 @@ def test_parsing_keeps_only_a_few_databases_open(
     tmp_path: Path, opened: list[sqlite_decoder.Snapshot]
 ) -> None:
     """Hundreds of workspace databases must not exhaust file handles: the oldest is closed."""
-    for n in range(cursor._OPEN_DATABASES + 4):
+    for n in range(OPEN_DATABASES + 4):
         tab = {"tabId": f"t{n}", "bubbles": [{"type": "user", "text": f"q{n}"}]}
-        workspace_db(tmp_path, f"w{n:02}", None, [(cursor.LEGACY_CHATS[0], {"tabs": [tab]})])
+        workspace_db(tmp_path, f"w{n:02}", None, [(LEGACY_CHATS[0], {"tabs": [tab]})])
     metas = scan(tmp_path)
     opened.clear()  # the scan's own snapshots, closed already
     with CursorAdapter().parsing() as parse_one:
         for meta in metas.values():
             assert len(parse_one(meta).messages) == 1
             still_open = [snapshot for snapshot in opened if not is_closed(snapshot)]
-            assert len(still_open) <= cursor._OPEN_DATABASES
+            assert len(still_open) <= OPEN_DATABASES
     assert len(opened) == len(metas)
     assert all(is_closed(snapshot) for snapshot in opened)
 
@@ -687,7 +750,7 @@ def test_headers_name_rows_by_key_then_by_inner_id_each_row_once() -> None:
 
     def row(key_id: str, inner_id: str) -> Any:
         data = json.dumps({"type": 1, "bubbleId": inner_id, "text": key_id}).encode()
-        return cursor._Bubble(key_id, f"bubbleId:c:{key_id}".encode(), data)
+        return Bubble(key_id, f"bubbleId:c:{key_id}".encode(), data)
 
     rows = [row("a", "a"), row("b", "x"), row("c", "a")]
     headers = [
@@ -699,8 +762,8 @@ def test_headers_name_rows_by_key_then_by_inner_id_each_row_once() -> None:
         {"bubbleId": "gone"},  # no row
         {"bubbleId": "b"},  # b by key, after b was listed by its inner id
     ]
-    ledger = cursor._Ledger()
-    listed = cursor._match_headers(headers, rows, ledger)
+    ledger = Ledger()
+    listed = match_headers(headers, rows, ledger)
     assert [bubble.id for bubble in listed] == ["a", "b"]
     assert ledger.warnings == [
         "fullConversationHeadersOnly[2] repeats 'a'",

@@ -61,6 +61,8 @@ def strip_images(text: str) -> tuple[str, tuple[ImageRef, ...]]:
     The placeholder reads ``[image: image/png, 1234 bytes]``; each image becomes an
     :class:`~chatparse.model.ImageRef` of that media type and decoded size, in text order.
     """
+    if ";" not in text:  # every data URI has one and most text has none: no call then
+        return text, ()
     cleaned, payloads = strip_data_uri_images(text)
     if not payloads:
         return cleaned, ()

@@ -64,6 +64,15 @@ def as_epoch(value: object, unit: EpochUnit) -> datetime | None:
 
 def as_time(value: object, unit: EpochUnit) -> datetime | None:
     """ISO-8601 text as :func:`as_datetime` reads it, else an epoch number in ``unit``."""
-    if isinstance(value, str) and not value.strip().isdecimal():
-        return as_datetime(value)
+    # Written out rather than through as_datetime: adapters call this once per record.
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return as_epoch(value, unit)  # digits (perhaps padded), or no time at all
+        if parsed.tzinfo is not None:
+            return parsed.astimezone(UTC)
+        # Zone-less ISO text is no time; but digits fromisoformat also reads ("20240101", a
+        # basic-format date) are an epoch number.
+        return as_epoch(value, unit) if value.strip().isdecimal() else None
     return as_epoch(value, unit)
