@@ -138,7 +138,7 @@ def iter_conversations(
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
         raise ValueError(msg)
-    count = _worker_count(workers)
+    count = worker_count(workers)
     found = list(_detect_with(host or Host(), sources))
     if count == 1:
         yield from _parse_here(found, errors)
@@ -152,7 +152,8 @@ def iter_conversations(
     yield from _parse_here([info for info in found if info.source in registered], errors)
 
 
-def _worker_count(workers: int | None) -> int:
+def worker_count(workers: int | None) -> int:
+    """How many processes ``workers=`` asks for: 1 (this one) for ``None``, every core for 0."""
     if workers is None:
         return 1
     if isinstance(workers, bool) or not isinstance(workers, int):

@@ -55,8 +55,8 @@ __all__ = [
     "open_export",
 ]
 
-Format = Literal["jsonl", "json", "markdown"]
-FORMATS: Final[tuple[Format, ...]] = ("jsonl", "json", "markdown")
+Format = Literal["jsonl", "json", "markdown", "atif", "openai"]
+FORMATS: Final[tuple[Format, ...]] = ("jsonl", "json", "markdown", "atif", "openai")
 JSONL_FILE: Final = "conversations.jsonl"
 STATE_VERSION: Final = 2
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -335,9 +335,25 @@ class _FileExport:
         """Nothing to drop: each file was complete when it was renamed into place."""
 
 
+def _atif(conversation: ParsedConversation) -> str:
+    from chatparse.interop.atif import to_atif  # noqa: PLC0415 -- only this format pays
+
+    return json.dumps(to_atif(conversation), ensure_ascii=False, indent=2) + "\n"
+
+
+def _openai(conversation: ParsedConversation) -> str:
+    from chatparse.interop.openai import to_openai_messages  # noqa: PLC0415 -- as above
+
+    # The shape of one example of OpenAI's fine-tuning files.
+    messages = {"messages": to_openai_messages(conversation)}
+    return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+
+
 _RENDERERS: Final[dict[Format, tuple[str, Callable[[ParsedConversation], str]]]] = {
     "json": (".json", lambda conversation: to_json(conversation, indent=2) + "\n"),
     "markdown": (".md", _markdown.render),
+    "atif": (".atif.json", _atif),
+    "openai": (".openai.json", _openai),
 }
 
 

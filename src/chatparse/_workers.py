@@ -41,7 +41,14 @@ from chatparse._batch import Failure, try_parse_batch
 from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
 
-__all__ = ["BATCH_BYTES", "BATCH_CONVERSATIONS", "START_METHOD", "batches", "parse_in_workers"]
+__all__ = [
+    "BATCH_BYTES",
+    "BATCH_CONVERSATIONS",
+    "START_METHOD",
+    "batches",
+    "parse_in_workers",
+    "results_in_workers",
+]
 
 BATCH_CONVERSATIONS: Final = 32
 """The most conversations sent to a worker at once."""
@@ -108,17 +115,27 @@ def parse_in_workers(
     metas: Iterable[ConversationMeta], workers: int, *, errors: str
 ) -> Iterator[ParsedConversation]:
     """The conversations of ``metas``, parsed by ``workers`` processes, in ``metas``' order."""
+    for result in results_in_workers(metas, workers):
+        if isinstance(result, Failure):
+            _fail(result, errors)
+        else:
+            yield result
+
+
+def results_in_workers(
+    metas: Iterable[ConversationMeta], workers: int
+) -> Iterator[ParsedConversation | Failure]:
+    """Each meta's conversation, or a :class:`Failure` in its place, in ``metas``' order.
+
+    Warnings raised in the workers are raised again here, as each batch comes back.
+    """
     pool = _Pool(workers)
     finished = False
     try:
         for outcome in pool.outcomes(batches(metas)):
             for warning in outcome.warnings:
-                warnings.warn(warning.message, warning.category, stacklevel=3)
-            for result in outcome.results:
-                if isinstance(result, Failure):
-                    _fail(result, errors)
-                else:
-                    yield result
+                warnings.warn(warning.message, warning.category, stacklevel=4)
+            yield from outcome.results
         finished = True
     finally:
         pool.close(wait=finished)

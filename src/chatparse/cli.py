@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from attrs import define, field
 
-from chatparse import _api, _markdown
+from chatparse import _api, _cli_usage, _markdown
 from chatparse.adapter import Explainer
 from chatparse.errors import ChatparseError, ChatparseWarning
 from chatparse.host import PLATFORMS, Host
@@ -197,14 +197,31 @@ def _build_parser() -> argparse.ArgumentParser:
         "  chatparse export --out notes --format markdown --state notes/.state.json",
     )
     export.add_argument(
-        "--out", metavar="DIR", required=True, type=Path, help="the folder to write to"
+        "--out", metavar="DIR", type=Path, help="the folder to write to (every format but otel)"
     )
     export.add_argument(
         "--format",
-        choices=("jsonl", "json", "markdown"),
+        choices=(*_STATEFUL_FORMATS, *_STREAM_FORMATS),
         default="jsonl",
-        help="jsonl: one line per conversation in DIR/conversations.jsonl; json, markdown: "
-        "one file per conversation in DIR/SOURCE/ (default: jsonl)",
+        help="jsonl: one line per conversation in DIR/conversations.jsonl; json, markdown, atif, "
+        "openai: one file per conversation in DIR/SOURCE/; parquet: one file per table in DIR; "
+        "otel: spans sent to --endpoint (default: jsonl)",
+    )
+    export.add_argument(
+        "--workers",
+        metavar="N",
+        type=_cli_usage.processes,
+        help="parse in N processes (0: one per core)",
+    )
+    export.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="with --format otel: the OTLP/HTTP endpoint to send spans to",
+    )
+    export.add_argument(
+        "--content",
+        action="store_true",
+        help="with --format otel: put message text in the spans (it may hold secrets)",
     )
     export.add_argument(
         "--state",
@@ -229,6 +246,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "doctor",
         "Explain, per adapter, where it looked and why a source yields nothing or little.",
         "  chatparse doctor\n  chatparse --source cursor doctor",
+    )
+    _cli_usage.add_arguments(
+        command(
+            "usage",
+            "Token usage across every conversation, each response counted once.",
+            "  chatparse usage --by month\n"
+            "  chatparse usage --by model --since 2025-06-01 --prices prices.json\n"
+            "  chatparse --source codex usage --json",
+        )
     )
     return parser
 
@@ -443,7 +469,17 @@ class _Progress:
             self.err.write("\n")
 
 
+_STATEFUL_FORMATS = ("jsonl", "json", "markdown", "atif", "openai")
+"""Formats written incrementally: a conversation unchanged since the last run is not parsed."""
+_STREAM_FORMATS = ("parquet", "otel")
+"""Formats written whole from every conversation, in one pass."""
+
+
 def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.format in _STREAM_FORMATS:
+        return _export_stream(args, out, err)
+    if args.out is None:
+        raise _Usage(f"--format {args.format} needs --out DIR")
     from chatparse import _export as exports  # noqa: PLC0415 -- only this command pays for it
 
     metas = list(_api.scan(_host(args), sources=args.source))
@@ -455,14 +491,12 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             todo = [meta for meta in metas if not export.unchanged(meta, versions[meta.source])]
             summary["unchanged"] = len(metas) - len(todo)
             progress.total = len(todo)
-            for meta in todo:
-                try:
-                    conversation = _api.parse(meta)
-                except Exception as exc:  # noqa: BLE001 -- one bad conversation must not stop an export
+            for meta, result in _parsed(todo, args.workers):
+                if isinstance(result, Exception):
                     summary["failed"] += 1
-                    err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {exc}\n")
+                    err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {result}\n")
                 else:
-                    export.add(meta, conversation, versions[meta.source])
+                    export.add(meta, result, versions[meta.source])
                     summary["exported"] += 1
                 progress.step()
     except exports.StateFileError as exc:
@@ -482,6 +516,62 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{summary['failed']} failed, to {args.out}\n"
         )
     return EXIT_FAILED if summary["failed"] else EXIT_OK
+
+
+def _parsed(
+    metas: list[ConversationMeta], workers: int | None
+) -> Iterator[tuple[ConversationMeta, ParsedConversation | Exception]]:
+    """Each meta with its conversation, or what stopped its parse; here or in ``workers``."""
+    if workers is None or workers == 1:
+        for meta in metas:
+            try:
+                yield meta, _api.parse(meta)
+            except Exception as exc:  # noqa: BLE001 -- one bad conversation must not stop an export
+                yield meta, exc
+        return
+    from chatparse._batch import Failure  # noqa: PLC0415 -- only --workers pays for these
+    from chatparse._workers import results_in_workers  # noqa: PLC0415
+
+    count = _api.worker_count(workers)
+    for meta, result in zip(metas, results_in_workers(metas, count), strict=True):
+        yield meta, (RuntimeError(result.error) if isinstance(result, Failure) else result)
+
+
+def _export_stream(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``parquet`` and ``otel``: every conversation, in one pass, no state."""
+    if args.state is not None:
+        raise _Usage(f"--format {args.format} writes everything each run; it takes no --state")
+    conversations = _api.iter_conversations(_host(args), sources=args.source, workers=args.workers)
+    if args.format == "parquet":
+        if args.out is None:
+            raise _Usage("--format parquet needs --out DIR")
+        from chatparse.interop import write_parquet  # noqa: PLC0415 -- needs the arrow extra
+
+        written = write_parquet(conversations, args.out)
+        summary: dict[str, object] = {
+            "format": "parquet",
+            "files": sorted(map(str, written.values())),
+        }
+        text = f"wrote {len(written)} Parquet files to {args.out}"
+    else:
+        if not args.endpoint:
+            raise _Usage("--format otel needs --endpoint URL (an OTLP/HTTP traces endpoint)")
+        from chatparse.interop.otel import send_otlp  # noqa: PLC0415 -- needs the otel extra
+
+        try:
+            spans = send_otlp(conversations, args.endpoint, content=args.content)
+        except ValueError as exc:
+            raise _Usage(str(exc)) from exc
+        except ConnectionError as exc:
+            err.write(f"chatparse: error: {exc}\n")
+            return EXIT_FAILED
+        summary = {"format": "otel", "spans": spans, "endpoint": args.endpoint}
+        text = f"sent {spans} spans to {args.endpoint}"
+    if args.json:
+        _json_line(summary, out)
+    else:
+        out.write(text + "\n")
+    return EXIT_OK
 
 
 @define
@@ -645,6 +735,7 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "export": lambda: _export(args, out, err),
         "conformance": lambda: _conformance(args, out, err),
         "doctor": lambda: _doctor(args, out),
+        "usage": lambda: _cli_usage.run(args, _host(args), out, err),
     }
     return handlers[args.command]()
 

@@ -1,0 +1,182 @@
+"""``chatparse usage`` and the interop export formats (atif, openai, parquet, otel).
+
+All on the demo home.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+import pytest
+
+import chatparse
+from chatparse import Host, UsageRow, cli
+
+DEMO_HOME = Path(chatparse.__file__).parent / "_demo" / "home"
+
+
+def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def demo_rows(by: str) -> tuple[UsageRow, ...]:
+    host = Host(home=DEMO_HOME, env={}, platform="linux")
+    return chatparse.usage_report(chatparse.iter_conversations(host), by=by)  # type: ignore[arg-type]
+
+
+def test_usage_json_has_the_rows_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = call(capsys, "--demo", "usage", "--by", "source", "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows == [attrs.asdict(row) for row in demo_rows("source")]
+    assert {row["key"] for row in rows} >= {"claude-code", "codex"}
+
+
+def test_usage_table_is_one_line_per_group(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = call(capsys, "--demo", "usage", "--by", "model")
+    assert code == 0
+    header, *lines = out.splitlines()
+    assert header.split()[:3] == ["model", "input", "output"]
+    assert [line.split()[0] for line in lines] == [row.key for row in demo_rows("model")]
+
+
+def test_usage_with_workers_gives_the_same_report(capsys: pytest.CaptureFixture[str]) -> None:
+    _code, one, _err = call(capsys, "--demo", "usage", "--by", "month", "--json")
+    _code, two, _err = call(capsys, "--demo", "usage", "--by", "month", "--json", "--workers", "2")
+    assert two == one
+
+
+def test_usage_costs_from_a_price_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text(
+        json.dumps(
+            {
+                "gpt-5-codex": {
+                    "input_cost_per_token": 1e-6,
+                    "output_cost_per_token": 1e-5,
+                    "cache_read_input_token_cost": 1e-7,
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = call(
+        capsys, "--demo", "usage", "--by", "model", "--prices", str(prices), "--json"
+    )
+    assert code == 0
+    rows = {row["key"]: row for row in map(json.loads, out.splitlines())}
+    codex = rows["gpt-5-codex"]
+    assert codex["cost"] == pytest.approx(
+        ((codex["input_tokens"] - codex["cache_read_tokens"]) * 1e-6)
+        + codex["cache_read_tokens"] * 1e-7
+        + codex["output_tokens"] * 1e-5
+    )
+    unpriced = [key for key, row in rows.items() if row["unpriced_responses"]]
+    assert unpriced
+    assert all(rows[key]["cost"] is None for key in unpriced)
+    for key in unpriced:
+        assert key in err  # named, never priced at zero
+
+
+def test_a_bad_price_file_exits_2_naming_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text('{\n  "m": {\n    "input_cost_per_token": ,\n  }\n}\n', encoding="utf-8")
+    code, _out, err = call(capsys, "--demo", "usage", "--prices", str(prices))
+    assert code == 2
+    assert f"{prices}, line 3" in err
+
+
+@pytest.mark.parametrize("day", ["2026-13-01", "yesterday"])
+def test_a_bad_day_is_a_usage_error(capsys: pytest.CaptureFixture[str], day: str) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--demo", "usage", "--since", day])
+    assert caught.value.code == 2
+    assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_since_and_until(capsys: pytest.CaptureFixture[str]) -> None:
+    _code, everything, _err = call(capsys, "--demo", "usage", "--by", "day", "--utc", "--json")
+    days = [json.loads(line)["key"] for line in everything.splitlines()]
+    first = days[0]
+    _code, out, _err = call(
+        capsys, "--demo", "usage", "--by", "day", "--utc", "--json", "--until", first
+    )
+    assert [json.loads(line)["key"] for line in out.splitlines()] == [first]
+    _code, out, _err = call(capsys, "--demo", "usage", "--utc", "--since", "2999-01-01", "--json")
+    assert out == ""
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("atif", ".atif.json"), ("openai", ".openai.json")])
+def test_export_atif_and_openai_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    code, _out, _err = call(capsys, "--demo", "export", "--out", str(tmp_path), "--format", fmt)
+    assert code == 0
+    files = sorted(tmp_path.rglob(f"*{suffix}"))
+    host = Host(home=DEMO_HOME, env={}, platform="linux")
+    assert len(files) == sum(1 for _ in chatparse.scan(host))
+    for path in files:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert ("steps" in document) if fmt == "atif" else ("messages" in document)
+
+
+def test_export_parquet_writes_the_four_tables(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="the arrow extra is not installed")
+    code, out, _err = call(
+        capsys, "--demo", "export", "--out", str(tmp_path), "--format", "parquet", "--json"
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert sorted(Path(f).name for f in summary["files"]) == [
+        "conversations.parquet",
+        "messages.parquet",
+        "tool_calls.parquet",
+        "usage.parquet",
+    ]
+    assert pq.read_table(tmp_path / "messages.parquet").num_rows > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--format", "otel"], "needs --endpoint"),
+        (["--format", "parquet", "--out", "x", "--state", "s.json"], "no --state"),
+        (["--format", "jsonl"], "needs --out"),
+        (["--format", "json", "--workers", "-2"], "not a number of processes"),
+    ],
+)
+def test_export_usage_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    try:
+        code = cli.main(["--demo", "export", *argv])
+    except SystemExit as exit_:  # argparse's own errors
+        code = int(exit_.code or 0)
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_export_with_workers_writes_the_same_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name, extra in (("one", []), ("two", ["--workers", "2"])):
+        code, _out, _err = call(
+            capsys, "--demo", "export", "--out", str(tmp_path / name), "--format", "json", *extra
+        )
+        assert code == 0
+    one = {
+        p.relative_to(tmp_path / "one"): p.read_bytes() for p in (tmp_path / "one").rglob("*.json")
+    }
+    two = {
+        p.relative_to(tmp_path / "two"): p.read_bytes() for p in (tmp_path / "two").rglob("*.json")
+    }
+    assert one == two
+    assert one
