@@ -6,6 +6,7 @@ All on the demo home.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import attrs
@@ -180,3 +181,60 @@ def test_export_with_workers_writes_the_same_files(
     }
     assert one == two
     assert one
+
+
+TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+
+
+@pytest.fixture
+def secret_home(tmp_path: Path) -> Path:
+    """The demo home with a GitHub token pasted into a Claude Code message."""
+    home = tmp_path / "home"
+    shutil.copytree(DEMO_HOME, home)
+    [session] = home.glob(".claude/projects/*/*.jsonl")
+    text = session.read_text(encoding="utf-8")
+    session.write_text(
+        text.replace("Running both in parallel.", f"Running both with {TOKEN} now."),
+        encoding="utf-8",
+    )
+    return home
+
+
+def test_parse_redact(capsys: pytest.CaptureFixture[str], secret_home: Path) -> None:
+    [session] = secret_home.glob(".claude/projects/*/*.jsonl")
+    _code, plain, _err = call(capsys, "--home", str(secret_home), "parse", str(session))
+    assert TOKEN in plain
+    code, out, _err = call(capsys, "--home", str(secret_home), "parse", str(session), "--redact")
+    assert code == 0
+    assert TOKEN not in out
+    assert "Running both with [REDACTED:" in out
+    assert json.loads(out)["diagnostics"]["redactions"]
+
+
+def test_export_redact_and_back_rewrites(
+    capsys: pytest.CaptureFixture[str], secret_home: Path, tmp_path: Path
+) -> None:
+    """A conversation exported plain is exported again when asked redacted, and back."""
+    out_dir, state = tmp_path / "out", tmp_path / "state.json"
+    base = ["--home", str(secret_home), "--platform", "linux", "export", "--out", str(out_dir)]
+    base += ["--format", "json", "--state", str(state)]
+
+    def exported_text() -> str:
+        return "".join(p.read_text(encoding="utf-8") for p in out_dir.rglob("*.json"))
+
+    call(capsys, *base)
+    assert TOKEN in exported_text()
+    code, _out, _err = call(capsys, *base, "--redact")
+    assert code == 0
+    assert TOKEN not in exported_text()
+    call(capsys, *base)
+    assert TOKEN in exported_text()
+
+
+def test_an_unknown_redactor_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], secret_home: Path
+) -> None:
+    [session] = secret_home.glob(".claude/projects/*/*.jsonl")
+    code, _out, err = call(capsys, "parse", str(session), "--redact", "--redactor", "nope")
+    assert code == 2
+    assert "no chatparse redactor is named 'nope'" in err

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
         ModelError,
         ParseWarning,
         PriceFileError,
+        RedactorError,
+        RedactorLoadError,
+        RedactorNotFoundError,
         SkippedSourceWarning,
         SourceUnavailableError,
         UnavailableCause,
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
         Usage,
     )
     from chatparse.prices import PriceTable
+    from chatparse.redaction import Redactor, count_redactions, get_redactor, redact
     from chatparse.registry import adapter_names, get_adapter, register_adapter
     from chatparse.serialize import SCHEMA_VERSION, from_dict, from_json, to_dict, to_json
     from chatparse.usage import UsageRow, usage_report
@@ -75,6 +79,10 @@ __all__ = [
     "ParsedConversation",
     "PriceFileError",
     "PriceTable",
+    "Redactor",
+    "RedactorError",
+    "RedactorLoadError",
+    "RedactorNotFoundError",
     "SkippedSourceWarning",
     "SourceAdapter",
     "SourceInfo",
@@ -87,13 +95,16 @@ __all__ = [
     "UsageRow",
     "__version__",
     "adapter_names",
+    "count_redactions",
     "detect",
     "from_dict",
     "from_json",
     "get_adapter",
+    "get_redactor",
     "iter_conversations",
     "parse",
     "parse_path",
+    "redact",
     "register_adapter",
     "scan",
     "to_dict",
@@ -114,6 +125,9 @@ _HOMES = {
         "ModelError",
         "ParseWarning",
         "PriceFileError",
+        "RedactorError",
+        "RedactorLoadError",
+        "RedactorNotFoundError",
         "SkippedSourceWarning",
         "SourceUnavailableError",
         "UnavailableCause",
@@ -133,6 +147,7 @@ _HOMES = {
     ),
     "chatparse.registry": ("adapter_names", "get_adapter", "register_adapter"),
     "chatparse.prices": ("PriceTable",),
+    "chatparse.redaction": ("Redactor", "count_redactions", "get_redactor", "redact"),
     "chatparse.serialize": ("SCHEMA_VERSION", "from_dict", "from_json", "to_dict", "to_json"),
     "chatparse.usage": ("UsageRow", "usage_report"),
 }

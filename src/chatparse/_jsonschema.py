@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 import attrs
 
 from chatparse import model
-from chatparse.serialize import SCHEMA_VERSION
+from chatparse.serialize import OMITTED_WHEN_EMPTY, SCHEMA_VERSION
 
 __all__ = ["json_schema"]
 
@@ -70,7 +70,9 @@ def _define(cls: type, defs: dict[str, Any]) -> None:
         "type": "object",
         "description": (cls.__doc__ or "").strip().split("\n", 1)[0],
         "properties": {field.name: _type_schema(hints[field.name], defs) for field in fields},
-        "required": [field.name for field in fields],
+        "required": [
+            field.name for field in fields if field.name not in OMITTED_WHEN_EMPTY.get(cls, ())
+        ],
         "additionalProperties": False,
     }
 

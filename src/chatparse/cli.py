@@ -184,6 +184,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "  chatparse --demo parse <id from scan> --format markdown",
     )
     parse.add_argument("target", metavar="PATH|ID", help="a session file or database, or an id")
+    _redaction_options(parse)
     parse.add_argument(
         "--format",
         choices=("json", "markdown"),
@@ -221,8 +222,9 @@ def _build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--content",
         action="store_true",
-        help="with --format otel: put message text in the spans (it may hold secrets)",
+        help="with --format otel: put message text in the spans (redacted unless --no-redact)",
     )
+    _redaction_options(export)
     export.add_argument(
         "--state",
         metavar="FILE",
@@ -257,6 +259,35 @@ def _build_parser() -> argparse.ArgumentParser:
         )
     )
     return parser
+
+
+def _redaction_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redact",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="replace secrets (keys, tokens, passwords) by [REDACTED:kind] before writing; the "
+        "default for --format otel --content, which sends text to a server",
+    )
+    parser.add_argument(
+        "--redactor",
+        metavar="NAME",
+        default="default",
+        help="the redactor --redact uses: default, detect-secrets, or an installed plugin's",
+    )
+
+
+def _redaction(args: argparse.Namespace) -> Callable[[ParsedConversation], ParsedConversation]:
+    """What to do to each conversation before it is written: redact it, or nothing."""
+    wanted = args.redact
+    if wanted is None:  # on by default only where text leaves the machine
+        wanted = getattr(args, "format", None) == "otel" and getattr(args, "content", False)
+    if not wanted:
+        return lambda conversation: conversation
+    from chatparse.redaction import get_redactor, redact  # noqa: PLC0415 -- only --redact pays
+
+    redactor = get_redactor(args.redactor)
+    return lambda conversation: redact(conversation, redactor)
 
 
 def _demo_home() -> Path:
@@ -422,7 +453,7 @@ def _parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json and args.format == "markdown":
         msg = "--json prints JSON; leave it out to get --format markdown"
         raise _Usage(msg)
-    conversations = _find(args, args.target)
+    conversations = list(map(_redaction(args), _find(args, args.target)))
     if not conversations:
         # Not an error (an empty session file is a valid one), but an empty Markdown page alone
         # would look like a failure.
@@ -483,7 +514,10 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from chatparse import _export as exports  # noqa: PLC0415 -- only this command pays for it
 
     metas = list(_api.scan(_host(args), sources=args.source))
-    versions = {name: get_adapter(name).parser_version for name in {m.source for m in metas}}
+    redacting = _redaction(args)
+    # A conversation exported redacted is not "unchanged" for an export that is not (and back).
+    mark = f"+redacted:{args.redactor}" if args.redact else ""
+    versions = {name: get_adapter(name).parser_version + mark for name in {m.source for m in metas}}
     summary = {"found": len(metas), "exported": 0, "unchanged": 0, "failed": 0}
     progress = _Progress(err)
     try:
@@ -496,7 +530,7 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     summary["failed"] += 1
                     err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {result}\n")
                 else:
-                    export.add(meta, result, versions[meta.source])
+                    export.add(meta, redacting(result), versions[meta.source])
                     summary["exported"] += 1
                 progress.step()
     except exports.StateFileError as exc:

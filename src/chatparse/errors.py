@@ -29,6 +29,9 @@ __all__ = [
     "ModelError",
     "ParseWarning",
     "PriceFileError",
+    "RedactorError",
+    "RedactorLoadError",
+    "RedactorNotFoundError",
     "SkippedSourceWarning",
     "SourceUnavailableError",
     "UnavailableCause",
@@ -180,6 +183,50 @@ class SourceUnavailableError(ChatparseError, OSError):
     def __str__(self) -> str:
         # OSError would render "[Errno None] None: 'path'" once filename is set.
         return str(self.args[0])
+
+
+class RedactorError(ChatparseError):
+    """Something went wrong finding or loading a redactor by name.
+
+    .. versionadded:: 0.2
+    """
+
+
+class RedactorNotFoundError(RedactorError, LookupError):
+    """No redactor has the requested name.
+
+    .. versionadded:: 0.2
+    """
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        self._keep(name, self.available)
+        super().__init__(
+            f"no chatparse redactor is named {name!r}; available: {', '.join(self.available)}. "
+            "Check the spelling, or install the package that provides it."
+        )
+
+
+class RedactorLoadError(RedactorError, ImportError):
+    """A redactor is declared under the name, but importing, building or checking it failed.
+
+    The original exception, if any, is chained as ``__cause__``.
+
+    .. versionadded:: 0.2
+    """
+
+    def __init__(self, name: str, distribution: str | None, reason: str) -> None:
+        provider = distribution or "an unknown distribution"
+        super().__init__(
+            f"chatparse redactor {name!r} from {provider} could not be loaded: {reason}. "
+            f"Reinstall or upgrade {provider}, or report the problem to its authors."
+        )
+        # After ImportError.__init__, which would reset ``name`` to None.
+        self.name = name
+        self.distribution = distribution
+        self.reason = reason
+        self._keep(name, distribution, reason)
 
 
 class UnsupportedInputError(ChatparseError, ValueError):

@@ -483,6 +483,10 @@ class Diagnostics:
         unknown: Records of a shape the adapter does not know, each kept raw, in reading order.
         warnings: Notes for people about the conversation: where a malformed record was and
             why, a damaged store, a newer format version. Their wording may change.
+        redactions: The secrets :func:`chatparse.redact` replaced in this conversation (not its
+            sub-agents, which count their own), counted by kind, such as ``{"github-pat": 1}``;
+            empty when it was not redacted or nothing was found. A read-only mapping.
+            (Added in 0.2.)
 
     .. versionadded:: 0.1
     """
@@ -493,6 +497,7 @@ class Diagnostics:
     skipped: Mapping[str, int] = field(factory=dict, converter=_read_only)
     unknown: tuple[UnknownRecord, ...] = field(default=(), converter=_unknown_records)
     warnings: tuple[str, ...] = field(default=(), converter=_strings)
+    redactions: Mapping[str, int] = field(factory=dict, converter=_read_only)
 
     @property
     def balanced(self) -> bool:

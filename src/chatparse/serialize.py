@@ -26,6 +26,7 @@ from cattrs.cols import (
     mapping_structure_factory,
 )
 from cattrs.errors import BaseValidationError
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from chatparse import model
 from chatparse.decoders.jsonl import MAX_DEPTH
@@ -38,6 +39,11 @@ SCHEMA_VERSION: Final = 1
 meaning; ``from_dict`` refuses data written under another version."""
 
 _SCHEMA_KEY: Final = "schema_version"
+
+OMITTED_WHEN_EMPTY: Final[dict[type, tuple[str, ...]]] = {model.Diagnostics: ("redactions",)}
+"""Fields written only when they hold something. A field added after a release goes here, so
+that what was written before it (and what readers of that release read) stays byte for byte the
+same; a missing one reads as its default."""
 
 MODEL_CLASSES: Final[tuple[type, ...]] = (
     model.ConversationMeta,
@@ -133,6 +139,9 @@ def converter() -> cattrs.Converter:
     # would walk them by runtime type, a few frames per level, and raise RecursionError on a
     # value nested a few hundred deep (the decoders accept 1,024): they are copied by a loop.
     conv.register_unstructure_hook_func(lambda t: t is Any, _plain_copy)
+    for cls, names in OMITTED_WHEN_EMPTY.items():
+        overrides: dict[str, Any] = {name: override(omit_if_default=True) for name in names}
+        conv.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, conv, **overrides))
     return conv
 
 
