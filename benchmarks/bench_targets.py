@@ -68,6 +68,7 @@ INPUTS = (
     "usage-session",
     "usage-tree",
     "arrow",
+    "redact",
     "workers",
 )
 SOURCE_OF = {
@@ -80,16 +81,18 @@ SOURCE_OF = {
     "usage-session": "claude-code",
     "usage-tree": "claude-code",
     "arrow": "claude-code",
+    "redact": "claude-code",
     "workers": "claude-code",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
     "usage-tree": "claude-tree",
     "arrow": "claude-code",
+    "redact": "claude-code",
     "workers": "claude-home",
 }
 """Rows measured on another row's generated input (or on a generator of their own)."""
-AFTER_PARSE = ("usage-session", "usage-tree", "arrow")
+AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact")
 """Rows whose floor is our own parse of the input, and ours that parse plus one more step."""
 DESCRIPTION = {
     "claude-code": "Claude Code session, parse",
@@ -101,6 +104,7 @@ DESCRIPTION = {
     "usage-session": "usage_report, Claude Code session",
     "usage-tree": "usage_report, Claude projects tree",
     "arrow": "to_arrow + Parquet, Claude Code session",
+    "redact": "redact, Claude Code session",
     "workers": "workers=2, 2,000 sessions + 3 large",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
@@ -115,6 +119,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "usage-session": ("<= 1.1x the parse", 1.1),
     "usage-tree": ("<= 1.1x the parse", 1.1),
     "arrow": ("<= 1.3x the parse", 1.3),
+    "redact": ("<= 1.5x the parse", 1.5),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -251,6 +256,14 @@ def _arrow_step(conversations: Iterator[Any]) -> None:
         write_parquet(conversations, folder)
 
 
+def _redact_step(conversations: Iterator[Any]) -> None:
+    from chatparse.redaction import default_redactor, redact  # noqa: PLC0415 -- see _with_redaction
+
+    redactor = default_redactor()
+    for conversation in conversations:
+        redact(conversation, redactor)
+
+
 def _usage_step(conversations: Iterator[Any]) -> None:
     import chatparse  # noqa: PLC0415 -- see _host
 
@@ -309,6 +322,11 @@ def _with_parquet(home: Path, source: str) -> Callable[[], int]:
     return _then(home, source, _arrow_step)
 
 
+def _with_redaction(home: Path, source: str) -> Callable[[], int]:
+    importlib.import_module("chatparse.redaction").default_redactor()  # compiled before the clock
+    return _then(home, source, _redact_step)
+
+
 def _with_usage(home: Path, source: str) -> Callable[[], int]:
     importlib.import_module("chatparse.usage")  # before the clock starts
     return _then(home, source, _usage_step)
@@ -319,6 +337,7 @@ _OURS: dict[str, Callable[[Path, str], Callable[[], int]]] = {
     "usage-session": _with_usage,
     "usage-tree": _with_usage,
     "arrow": _with_parquet,
+    "redact": _with_redaction,
     "workers": lambda home, source: _parse_all(home, source, workers=2),
 }
 """What "ours" measures where it is not the parse of every conversation of the input."""
