@@ -171,16 +171,19 @@ def test_bad_worker_counts_are_refused(crashy: Path, workers: object) -> None:
 
 
 def test_batches_hold_small_conversations_together() -> None:
-    def metas(sizes: list[int]) -> Iterator[chatparse.ConversationMeta]:
+    def metas(sizes: list[int], *, shared: bool = False) -> Iterator[chatparse.ConversationMeta]:
         for n, size in enumerate(sizes):
+            path = "/store.db" if shared else f"/{n}"
             yield chatparse.ConversationMeta(
-                source="x", id=str(n), path=f"/{n}", size=size, fingerprint="f"
+                source="x", id=str(n), path=path, size=size, fingerprint="f"
             )
 
     small = [len(b) for b in workers_module.batches(metas([10] * 70))]
     assert small == [32, 32, 6]
     big = [len(b) for b in workers_module.batches(metas([10, 9 * 2**20, 10, 10]))]
-    assert big == [2, 2]
+    assert big == [1, 1, 2]
+    one_store = [len(b) for b in workers_module.batches(metas([30 * 2**20] * 40, shared=True))]
+    assert one_store == [32, 8]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to one process is POSIX")

@@ -255,4 +255,6 @@ def parse_path_advising(
         )
     _score, name, sniffer = max(scored, key=lambda entry: entry[0])
     adapter = get_adapter(name)
-    return [adapter.parse(meta) for meta in sniffer.scan_path(target)]
+    # In one parsing() block: a store that holds many conversations is read once, not once each.
+    with batch_parse_function(adapter) as parse_one:
+        return [parse_one(meta) for meta in sniffer.scan_path(target)]

@@ -10,7 +10,7 @@ reported and left out; the rest of the batch goes on.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import groupby
 
@@ -21,7 +21,13 @@ from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.registry import get_adapter
 
-__all__ = ["Failure", "batch_parse_function", "parse_batch", "try_parse_batch"]
+__all__ = [
+    "Failure",
+    "batch_parse_function",
+    "iter_parse_results",
+    "parse_batch",
+    "try_parse_batch",
+]
 
 
 @frozen
@@ -51,22 +57,31 @@ def batch_parse_function(
     return nullcontext(adapter.parse)
 
 
-def try_parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation | Failure]:
-    """Each meta's conversation, or a :class:`Failure` in its place, in the order given."""
-    results: list[ParsedConversation | Failure] = []
+def iter_parse_results(
+    metas: Iterable[ConversationMeta],
+) -> Iterator[tuple[ConversationMeta, ParsedConversation | Failure]]:
+    """Each meta with its conversation, or a :class:`Failure` in its place, one at a time.
+
+    Consecutive metas of one source are parsed in one ``parsing()`` block.
+    """
     for source, group in groupby(metas, key=lambda meta: meta.source):
         try:
             adapter = get_adapter(source)
         except Exception as exc:  # noqa: BLE001 -- a broken plugin fails its conversations only
-            results += [Failure(meta, _describe(exc), exc) for meta in group]
+            yield from ((meta, Failure(meta, _describe(exc), exc)) for meta in group)
             continue
         with batch_parse_function(adapter) as parse_one:
             for meta in group:
                 try:
-                    results.append(parse_one(meta))
+                    result: ParsedConversation | Failure = parse_one(meta)
                 except Exception as exc:  # noqa: BLE001 -- reported for its conversation
-                    results.append(Failure(meta, _describe(exc), exc))
-    return results
+                    result = Failure(meta, _describe(exc), exc)
+                yield meta, result
+
+
+def try_parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation | Failure]:
+    """Each meta's conversation, or a :class:`Failure` in its place, in the order given."""
+    return [result for _meta, result in iter_parse_results(metas)]
 
 
 def parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation]:

@@ -53,8 +53,8 @@ __all__ = [
 BATCH_CONVERSATIONS: Final = 32
 """The most conversations sent to a worker at once."""
 BATCH_BYTES: Final = 8 * 1024 * 1024
-"""A batch is closed once its conversations' stored sizes add up to this; a larger one is
-alone in its batch."""
+"""A batch takes no further file once its files' sizes would add up past this; a larger file
+is alone in its batch, with the other conversations it holds."""
 START_METHOD: str | None = None
 """The ``multiprocessing`` start method of the pool; ``None`` for the platform's default."""
 
@@ -102,9 +102,16 @@ def batches(metas: Iterable[ConversationMeta]) -> Iterator[list[ConversationMeta
     batch: list[ConversationMeta] = []
     size = 0
     for meta in metas:
+        # A meta's size is its file's. Conversations that share a store (a database) count it
+        # once and stay together, so that a batch reads the store once.
+        new_store = not batch or batch[-1].path != meta.path
+        if new_store and batch and size + (meta.size or 0) > BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+        if new_store:
+            size += meta.size or 0
         batch.append(meta)
-        size += meta.size or 0
-        if len(batch) >= BATCH_CONVERSATIONS or size >= BATCH_BYTES:
+        if len(batch) >= BATCH_CONVERSATIONS:
             yield batch
             batch, size = [], 0
     if batch:

@@ -556,18 +556,16 @@ def _parsed(
     metas: list[ConversationMeta], workers: int | None
 ) -> Iterator[tuple[ConversationMeta, ParsedConversation | Exception]]:
     """Each meta with its conversation, or what stopped its parse; here or in ``workers``."""
-    if workers is None or workers == 1:
-        for meta in metas:
-            try:
-                yield meta, _api.parse(meta)
-            except Exception as exc:  # noqa: BLE001 -- one bad conversation must not stop an export
-                yield meta, exc
-        return
-    from chatparse._batch import Failure  # noqa: PLC0415 -- only --workers pays for these
-    from chatparse._workers import results_in_workers  # noqa: PLC0415
+    from chatparse._batch import Failure, iter_parse_results  # noqa: PLC0415 -- export only
 
-    count = _api.worker_count(workers)
-    for meta, result in zip(metas, results_in_workers(metas, count), strict=True):
+    if workers is None or workers == 1:
+        pairs = iter_parse_results(metas)
+    else:
+        from chatparse._workers import results_in_workers  # noqa: PLC0415 -- --workers only
+
+        results = results_in_workers(metas, _api.worker_count(workers))
+        pairs = zip(metas, results, strict=True)
+    for meta, result in pairs:
         yield meta, (RuntimeError(result.error) if isinstance(result, Failure) else result)
 
 

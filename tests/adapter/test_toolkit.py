@@ -56,6 +56,8 @@ T0_S = int(T0.timestamp())
         (float("nan"), "s", None),
         (float("inf"), "ms", None),
         (10**30, "ms", None),
+        (10**400, "ms", None),
+        (float("-inf"), "s", None),
         ("9" * 21, "ms", None),
         ("9" * 5000, "ms", None),
         ("²", "ms", None),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import subprocess
 import sys
 import tracemalloc
-from collections.abc import Iterable
+import weakref
+from collections.abc import Generator, Iterable
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,8 +18,9 @@ from typing import Any
 import pytest
 
 import chatparse
-from chatparse.adapters import trae
-from chatparse.adapters.trae import TraeAdapter
+from chatparse.adapters.trae import TraeAdapter, block, parsed, scanning, stores
+from chatparse.adapters.trae import split as cutting
+from chatparse.adapters.trae.session import Session
 from chatparse.decoders import value as jsonvalue
 from chatparse.decoders.sqlite import open_snapshot
 from chatparse.errors import SourceUnavailableError
@@ -135,6 +138,19 @@ def parse_one(tmp_path: Path, messages: Iterable[object], **extra: Any) -> Parse
     return parse_all(tmp_path)[SID]
 
 
+def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The databases scan and parse open from now on, in order."""
+    opened: list[Path] = []
+
+    def counting(path: Path) -> Any:
+        opened.append(Path(path))
+        return open_snapshot(path)
+
+    for module in (scanning, parsed):
+        monkeypatch.setattr(module, "open_snapshot", counting)
+    return opened
+
+
 def texts(conversation: ParsedConversation) -> list[tuple[str, str]]:
     return [(m.role, m.text) for m in conversation.messages]
 
@@ -226,14 +242,7 @@ def test_scan_reads_the_project_times_and_title_without_parsing(tmp_path: Path) 
 def test_scan_opens_each_database_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """However many sessions a workspace database holds, scan opens it once."""
     workspace(tmp_path, [session([user(1, "a")], sid=f"s{n}") for n in range(5)], history=[])
-    opened: list[Path] = []
-    real = open_snapshot
-
-    def counting(path: Path) -> Any:
-        opened.append(Path(path))
-        return real(path)
-
-    monkeypatch.setattr("chatparse.adapters.trae.open_snapshot", counting)
+    opened = count_opens(monkeypatch)
     assert len(scan_all(tmp_path)) == 5
     assert len(opened) == 1
 
@@ -264,7 +273,7 @@ def test_fingerprint_covers_every_field_of_the_session(tmp_path: Path) -> None:
 
 def split_list(value: bytes) -> list[tuple[Any, str]] | None:
     """The items of a store value, with their digests, when it splits."""
-    return trae._split_list(value, lambda _position, item, digest: (item, digest))
+    return cutting.split_list(value, lambda _position, item, digest: (item, digest))
 
 
 def compact(value: object) -> str:
@@ -285,14 +294,14 @@ def test_a_compact_store_gives_what_any_store_gives(
         session([], sid="c"),
     ]
     split: list[bool] = []
-    real_split = trae._split_list
+    real_split = cutting.split_list
 
     def spy(value: bytes, each: Any) -> Any:
         pieces = real_split(value, each)
         split.append(pieces is not None)
         return pieces
 
-    monkeypatch.setattr(trae, "_split_list", spy)
+    monkeypatch.setattr(stores, "split_list", spy)
     results = {}
     for layout, dumps in (("spaced", json.dumps), ("compact", compact)):
         home = tmp_path / layout
@@ -341,7 +350,6 @@ def test_parsing_while_scanning_gives_what_parse_gives(
         together = {meta.id: parse(meta) for meta in adapter.scan(source)}
     assert together == one_by_one
     assert sorted(together) == (["a", "b", "old"] if damaged else ["a", "b", "c", "old"])
-    assert adapter._parsing == 0
     with_api = {c.id: c for c in chatparse.iter_conversations(host(tmp_path), sources=["trae"])}
     assert with_api == one_by_one
 
@@ -387,7 +395,7 @@ def test_a_store_is_split_into_its_items_only_where_the_cuts_are_proved(
     assert [item for item, _ in split] == whole["list"]
     # The digest is of each item's own bytes: the same as of the item written back, unless the
     # writer spelled it otherwise (here with escapes, or a space).
-    written_back = [trae._digest(item) for item, _ in split]
+    written_back = [scanning.digest(item) for item, _ in split]
     if "\\u" in value or " " in value:
         assert [digest for _, digest in split] != written_back
     else:
@@ -742,9 +750,9 @@ def test_title_is_title_else_name_else_the_first_prompt(
 
 
 def test_a_long_first_prompt_is_cut_for_the_title(tmp_path: Path) -> None:
-    """A title made from a prompt is at most 100 characters."""
-    conversation = parse_one(tmp_path, [user(1, "x" * 300)])
-    assert conversation.title == "x" * 100
+    """A title made from a prompt is at most 100 characters, "…" included, spaces folded."""
+    conversation = parse_one(tmp_path, [user(1, "\t a \u00a0 b " + "x" * 300)])
+    assert conversation.title == "a b " + "x" * 95 + "…"
 
 
 # --- partial, empty and damaged stores ---
@@ -868,44 +876,114 @@ def test_a_deleted_database_raises(tmp_path: Path) -> None:
 # --- reading each store once ---
 
 
-def test_scan_then_parse_of_every_session_reads_the_database_once(
+def parse_in_block(adapter: TraeAdapter, home: Path) -> dict[str, ParsedConversation]:
+    """Scan and parse in one ``parsing()`` block, as ``iter_conversations`` does."""
+    with adapter.parsing() as parse:
+        return {meta.id: parse(meta) for meta in scan_all(home, adapter)}
+
+
+def test_within_parsing_every_session_is_parsed_from_one_read_of_its_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What scan decoded is parsed without reading again, while the database is unchanged."""
+    """What scan read in a block is parsed without reading it again, until the database changes."""
     db = workspace(tmp_path, [session([user(1, f"q{n}")], sid=f"s{n}") for n in range(4)])
-    opened: list[Path] = []
-    real = open_snapshot
+    opened = count_opens(monkeypatch)
+    adapter = TraeAdapter()
+    with adapter.parsing() as parse:
+        metas = scan_all(tmp_path, adapter)
+        assert len({parse(meta).id for meta in metas}) == 4
+        assert len(opened) == 1
+        db.unlink()
+        workspace(tmp_path, [session([user(1, "changed")], sid="s0")])
+        assert texts(parse(metas[0])) == [("user", "changed")]
+        assert len(opened) == 2
+        assert texts(parse(metas[0])) == [("user", "changed")]
+        assert len(opened) == 2
 
-    def counting(path: Path) -> Any:
-        opened.append(Path(path))
-        return real(path)
 
-    monkeypatch.setattr("chatparse.adapters.trae.open_snapshot", counting)
+def test_outside_parsing_each_parse_reads_its_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a block nothing is kept between calls: each parse reads the database it names."""
+    workspace(tmp_path, [session([user(1, f"q{n}")], sid=f"s{n}") for n in range(3)])
+    opened = count_opens(monkeypatch)
     adapter = TraeAdapter()
     metas = scan_all(tmp_path, adapter)
-    assert len({adapter.parse(meta).id for meta in metas}) == 4
-    assert len(opened) == 1
-    db.unlink()
-    workspace(tmp_path, [session([user(1, "changed")], sid="s0")])
-    assert texts(adapter.parse(metas[0])) == [("user", "changed")]
-    assert len(opened) == 2
-    assert texts(adapter.parse(metas[0])) == [("user", "changed")]
-    assert len(opened) == 2
+    assert [texts(adapter.parse(meta)) for meta in metas] == [[("user", f"q{n}")] for n in range(3)]
+    assert len(opened) == 4
 
 
-def test_the_cache_keeps_recent_databases_up_to_its_size(
+def test_a_block_keeps_recent_databases_up_to_its_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Older databases are dropped past the byte budget; the latest one is always kept."""
     for wid in ("ws1", "ws2", "ws3"):
         workspace(tmp_path, [session([user(1, "q" * 2000)], sid=wid)], wid=wid)
-    monkeypatch.setattr(trae, "_CACHED_BYTES", 7000)  # two of the three
+    opened = count_opens(monkeypatch)
     adapter = TraeAdapter()
-    scan_all(tmp_path, adapter)
-    assert [Path(db).parent.name for db in adapter._cache] == ["ws2", "ws3"]
-    monkeypatch.setattr(trae, "_CACHED_BYTES", 0)
-    scan_all(tmp_path, adapter)
-    assert [Path(db).parent.name for db in adapter._cache] == ["ws3"]
+    for budget, read_again in ((7000, ["ws1"]), (0, ["ws2", "ws1"])):  # two of three; one
+        monkeypatch.setattr(block, "CACHED_BYTES", budget)
+        opened.clear()
+        with adapter.parsing() as parse:
+            for meta in sorted(scan_all(tmp_path, adapter), key=lambda m: m.id, reverse=True):
+                parse(meta)  # the latest first: ws3 is kept, then the ones before it
+        assert [db.parent.name for db in opened[3:]] == read_again
+
+
+def track_sessions(monkeypatch: pytest.MonkeyPatch) -> list[weakref.ref[Session]]:
+    """Weak references to every session parsed from now on."""
+    made: list[weakref.ref[Session]] = []
+    read = Session.read
+
+    def tracked(session_id: str, value: dict[str, Any]) -> Session:
+        parsed = read(session_id, value)
+        made.append(weakref.ref(parsed))
+        return parsed
+
+    monkeypatch.setattr(Session, "read", staticmethod(tracked))
+    return made
+
+
+def still_held(made: list[weakref.ref[Session]]) -> list[str]:
+    gc.collect()
+    return [session.session_id for ref in made if (session := ref()) is not None]
+
+
+def test_nothing_is_held_once_the_parsing_block_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sessions a block read are let go when it ends, though its parse function is held."""
+    workspace(tmp_path, [session([user(1, f"q{n}")], sid=f"s{n}") for n in range(3)])
+    made = track_sessions(monkeypatch)
+    adapter = TraeAdapter()
+    with adapter.parsing() as parse:
+        assert [parse(meta).id for meta in scan_all(tmp_path, adapter)] == ["s0", "s1", "s2"]
+        assert still_held(made) == ["s0", "s1", "s2"]
+    # ``parse`` is still bound here, and the adapter lives on.
+    assert still_held(made) == []
+    assert texts(parse(scan_all(tmp_path, adapter)[0])) == [("user", "q0")]
+    assert still_held(made) == []
+
+
+@pytest.mark.parametrize("stop_early", [False, True])
+def test_nothing_is_held_once_iter_conversations_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, stop_early: bool
+) -> None:
+    """The adapter instance shared by the API keeps nothing of the sessions it parsed."""
+    workspace(tmp_path, [session([user(1, f"q{n}")], sid=f"s{n}") for n in range(3)])
+    made = track_sessions(monkeypatch)
+    conversations = chatparse.iter_conversations(host(tmp_path), sources=["trae"])
+    assert isinstance(conversations, Generator)
+    if stop_early:
+        assert next(conversations).id == "s0"
+        conversations.close()
+    else:
+        assert [c.id for c in conversations] == ["s0", "s1", "s2"]
+    assert made
+    assert still_held(made) == []
+    shared = chatparse.get_adapter("trae")
+    assert isinstance(shared, TraeAdapter)
+    assert shared._blocks == {}
 
 
 # --- single paths ---
@@ -1038,7 +1116,7 @@ def test_scan_streams_a_store_too_large_to_decode_at_once(
     db = workspace(tmp_path, sessions)
     size = db.stat().st_size
     decoded = parse_all(tmp_path)
-    monkeypatch.setattr(trae, "_WHOLE_VALUE_LIMIT", size // 2)
+    monkeypatch.setattr(stores, "WHOLE_VALUE_LIMIT", size // 2)
     adapter = TraeAdapter()
     source = adapter.detect(host(tmp_path))
     assert source is not None
@@ -1050,8 +1128,12 @@ def test_scan_streams_a_store_too_large_to_decode_at_once(
         tracemalloc.stop()
     assert len(metas) == 100
     assert peak < 4 * size
-    assert not adapter._cache  # nothing decoded to keep: parse reads the store again
-    assert {meta.id: adapter.parse(meta) for meta in metas} == decoded
+    opened = count_opens(monkeypatch)
+    with adapter.parsing() as parse:
+        assert list(adapter.scan(source)) == metas
+        assert len(opened) == 1
+        assert {meta.id: parse(meta) for meta in metas} == decoded
+    assert len(opened) == 2  # nothing decoded kept by scan: parse read the store again, once
 
 
 @pytest.mark.parametrize("messages", ["{broken", {"0": "x"}, 5])
@@ -1083,7 +1165,7 @@ def test_invalid_utf8_in_the_store_is_replaced_whether_decoded_or_streamed(
 ) -> None:
     """The store's bytes reach the decoder as stored; a bad byte becomes U+FFFD, nothing is lost."""
     if path == "streamed":
-        monkeypatch.setattr(trae, "_WHOLE_VALUE_LIMIT", 10)
+        monkeypatch.setattr(stores, "WHOLE_VALUE_LIMIT", 10)
     folder = tmp_path / ".config" / "Trae" / "User" / "workspaceStorage" / "ws1"
     folder.mkdir(parents=True)
     (folder / "workspace.json").write_text(json.dumps({"folder": "file:///home/ada/ws1"}))
@@ -1116,14 +1198,14 @@ def test_a_session_that_fails_to_parse_fails_alone_within_parsing(
     """
     workspace(tmp_path, [session([user(1, "bad")], sid="bad"), session([user(1, "x")], sid="x")])
     workspace(tmp_path, [session([user(1, "fine")], sid="fine")], wid="ws2")
-    read = trae._Session.read
+    read = Session.read
 
     def failing(session_id: str, value: dict[str, Any]) -> Any:
         if session_id == "bad":
             raise RuntimeError("a bug in reading this session")
         return read(session_id, value)
 
-    monkeypatch.setattr(trae._Session, "read", staticmethod(failing))
+    monkeypatch.setattr(Session, "read", staticmethod(failing))
     with pytest.warns(chatparse.ParseWarning) as warned:
         got = [c.id for c in chatparse.iter_conversations(host(tmp_path), sources=["trae"])]
     assert got == ["fine"]

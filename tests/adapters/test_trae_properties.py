@@ -13,8 +13,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatparse.adapters import trae
-from chatparse.adapters.trae import TraeAdapter
+from chatparse.adapters.trae import TraeAdapter, scanning
+from chatparse.adapters.trae.parsed import Store, conversation
+from chatparse.adapters.trae.session import Session
+from chatparse.adapters.trae.split import split_list
+from chatparse.adapters.trae.stores import STORE_KEY
 from chatparse.decoders import value as jsonvalue
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation
@@ -94,21 +97,12 @@ sessions = st.fixed_dictionaries(
 
 def conversation_of(value: dict[str, Any]) -> ParsedConversation:
     """What ``parse`` would return for a session read from a store, without the store."""
-    session = trae._Session.read("s", value)
+    session = Session.read("s", value)
     if not session.entries and not session.unreadable:
         session.fall_back([], unattributed=0)
-    meta = ConversationMeta(source="trae", id="s", path="db", fingerprint="f")
-    return ParsedConversation(
-        source="trae",
-        id="s",
-        meta=meta,
-        parser_version="1",
-        title=session.title,
-        created_at=session.created_at,
-        updated_at=session.updated_at,
-        messages=session.messages,
-        diagnostics=session.ledger.diagnostics(session.ledger.warnings),
-    )
+    locator = {"key": STORE_KEY, "position": "0"}
+    meta = ConversationMeta(source="trae", id="s", path="db", fingerprint="f", locator=locator)
+    return conversation(TraeAdapter(), meta, Store({(STORE_KEY, 0): session}, [], 0))
 
 
 @given(sessions)
@@ -151,14 +145,14 @@ def test_sessions_read_through_a_database_match_the_direct_reading(
         with closing(sqlite3.connect(db)) as connection, connection:
             connection.execute("CREATE TABLE ItemTable (key TEXT UNIQUE, value BLOB)")
             stored = document.encode() if column == "BLOB" else document
-            connection.execute("INSERT INTO ItemTable VALUES (?, ?)", (trae.STORE_KEY, stored))
+            connection.execute("INSERT INTO ItemTable VALUES (?, ?)", (STORE_KEY, stored))
         adapter = TraeAdapter()
         source = adapter.detect(Host(home=home, env={}, platform="linux"))
         assert source is not None
         parsed = {meta.id: adapter.parse(meta) for meta in adapter.scan(source)}
     assert sorted(parsed) == [f"s{n}" for n in range(len(values))]
     for number, value in enumerate(values):
-        direct = trae._Session.read(f"s{number}", value)
+        direct = Session.read(f"s{number}", value)
         assert parsed[f"s{number}"].messages == direct.messages
 
 
@@ -188,11 +182,11 @@ def test_a_split_store_gives_the_items_of_the_whole_decode(
     """
     document = {**before, "list": items, **after}
     value = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
-    split = trae._split_list(value, lambda _position, item, digest: (item, digest))
+    split = split_list(value, lambda _position, item, digest: (item, digest))
     if split is None:
         return
     whole = jsonvalue.decode(value)
     assert isinstance(whole, dict)
     assert [item for item, _ in split] == whole["list"]
     for item, digest in split:
-        assert digest == trae._digest(item)
+        assert digest == scanning.digest(item)

@@ -17,7 +17,6 @@ or as digits in a string. Every reader here gives an aware UTC :class:`~datetime
 
 from __future__ import annotations
 
-import math
 from datetime import UTC, datetime
 from typing import Final, Literal, TypeAlias
 
@@ -46,19 +45,20 @@ def as_datetime(value: object) -> datetime | None:
 
 def as_epoch(value: object, unit: EpochUnit) -> datetime | None:
     """A positive epoch number in ``unit`` (or its decimal digits as text), as UTC."""
-    if isinstance(value, str):
-        digits = value.strip()
-        # isdecimal, not isdigit: int("²") raises.
-        if not (digits.isdecimal() and len(digits) <= _LONGEST_DIGITS):
+    if type(value) is not int:  # an int, as most sources write times, needs no other check
+        if isinstance(value, str):
+            digits = value.strip()
+            # isdecimal, not isdigit: int("²") raises.
+            if not (digits.isdecimal() and len(digits) <= _LONGEST_DIGITS):
+                return None
+            value = int(digits)
+        elif isinstance(value, bool) or not isinstance(value, int | float):
             return None
-        value = int(digits)
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return None
-    if not (value > 0 and math.isfinite(value)):
+    if value <= 0:  # NaN passes here, and is refused by fromtimestamp below
         return None
     try:
         return datetime.fromtimestamp(value / _PER_SECOND[unit], UTC)
-    except (OverflowError, OSError, ValueError):
+    except (OverflowError, OSError, ValueError):  # beyond the calendar, infinite, NaN
         return None
 
 
