@@ -23,6 +23,8 @@ DEMO_CASES = {
     "codex": "fixtures/codex/modern-rollout",
     "copilot": "fixtures/copilot/parts-references-and-tools",
     "cursor": "fixtures/cursor/heads-and-global-bubbles",
+    "gemini-cli": "fixtures/gemini-cli/replay-log",
+    "qwen-code": "fixtures/qwen-code/telemetry-usage",
     "trae": "fixtures/trae/blob-answer-fallbacks",
 }
 

@@ -55,6 +55,8 @@ BUILTIN_ADAPTERS: Final = {
     "codex": "chatparse.adapters.codex:CodexAdapter",
     "copilot": "chatparse.adapters.copilot:CopilotAdapter",
     "cursor": "chatparse.adapters.cursor:CursorAdapter",
+    "gemini-cli": "chatparse.adapters.gemini_cli:GeminiCliAdapter",
+    "qwen-code": "chatparse.adapters.qwen_code:QwenCodeAdapter",
     "trae": "chatparse.adapters.trae:TraeAdapter",
 }
 """Built-in adapter names and where they live, known without reading any metadata so that a

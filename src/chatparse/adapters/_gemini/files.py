@@ -1,0 +1,106 @@
+"""Listing a tool's folders without stopping at one we may not enter, and picking copies.
+
+A folder that cannot be listed, and a file that a folder shows but will not let us stat (mode
+``r--``), are passed over with a :class:`~chatparse.errors.SkippedSourceWarning`, never in
+silence; links to folders are not followed, so a link loop cannot trap a scan.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+from attrs import frozen
+
+from chatparse.adapter import is_file, new_meta, stat_fingerprint, unlistable
+from chatparse.model import ConversationMeta
+
+__all__ = ["DUPLICATES", "Found", "files_in", "folders_in", "pick", "stat_of"]
+
+DUPLICATES: Final = "duplicates"
+"""The locator key naming the other copies of a conversation, one path a line."""
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda entry: entry.name)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        unlistable(folder, exc)
+        return []
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def folders_in(folder: Path) -> list[Path]:
+    """The sub-folders of ``folder`` (not links to folders), sorted."""
+    return [Path(entry.path) for entry in _listing(folder) if _is_folder(entry)]
+
+
+def files_in(folder: Path, wanted: Callable[[str], bool]) -> list[Path]:
+    """The regular files of ``folder`` whose name is ``wanted``, sorted by name."""
+    return [
+        Path(entry.path)
+        for entry in _listing(folder)
+        if wanted(entry.name) and not _is_folder(entry) and is_file(Path(entry.path))
+    ]
+
+
+@frozen
+class Found:
+    """A conversation file found by a scan, with what its name and head say."""
+
+    id: str
+    path: Path
+    info: os.stat_result
+    rank: tuple[int, ...] = ()
+    """Smaller wins among copies of one conversation (see :func:`pick`)."""
+
+    def meta(
+        self,
+        source: str,
+        others: Sequence[Found] = (),
+        *,
+        locator: Mapping[str, str] | None = None,
+        project_path: str | None = None,
+        created_at: datetime | None = None,
+    ) -> ConversationMeta:
+        """The conversation's meta; ``others`` are the copies not read, named in the locator."""
+        where = dict(locator or {})
+        if others:
+            where[DUPLICATES] = "\n".join(str(other.path) for other in others)
+        return new_meta(
+            source=source,
+            id=self.id,
+            path=str(self.path),
+            fingerprint=stat_fingerprint(self.info),
+            size=self.info.st_size,
+            mtime=datetime.fromtimestamp(self.info.st_mtime, UTC),
+            locator=where,
+            project_path=project_path,
+            created_at=created_at,
+        )
+
+
+def stat_of(path: Path) -> os.stat_result | None:
+    """The file's stat; ``None`` for a file gone since its folder was listed."""
+    try:
+        return path.stat()
+    except OSError:
+        return None
+
+
+def pick(copies: Iterable[Found]) -> tuple[Found, list[Found]]:
+    """The copy that wins (smallest rank, then largest, then first path) and the others."""
+    ordered = sorted(copies, key=lambda f: (f.rank, -f.info.st_size, str(f.path)))
+    return ordered[0], ordered[1:]
