@@ -81,17 +81,23 @@ def test_parse_path_on_a_damaged_file_parses_or_says_why(adapter: str, data: st.
 def test_the_command_line_on_a_damaged_file_prints_a_result_or_an_error(
     adapter: str, data: st.DataObject, output: str
 ) -> None:
-    """``chatparse parse`` exits 0 with its output, or 2 with one ``chatparse: error:`` line."""
+    """``chatparse parse`` ends with output (exit 0, or 1 saying what was unreadable) or an error.
+
+    An error is exit 2 with one ``chatparse: error:`` line.
+    """
     with tempfile.TemporaryDirectory(prefix="chatparse-fuzz-cli-") as tmp:
         path = _damaged_copy(data, adapter, Path(tmp))
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             code = cli.main(["parse", str(path), "--format", output])
         assert "Traceback" not in err.getvalue()
-        if code == 0:
+        if code in {cli.EXIT_OK, cli.EXIT_FAILED}:
+            # 1: a file whose every record is malformed is parsed, and said to be unreadable.
             assert out.getvalue() or "no conversation in" in err.getvalue()
             if output == "json":
                 json.loads(out.getvalue())
+            if code == cli.EXIT_FAILED:
+                assert err.getvalue().startswith("chatparse: "), err.getvalue()
         else:
             assert code == cli.EXIT_USAGE, err.getvalue()
             assert err.getvalue().startswith("chatparse: error: "), err.getvalue()
