@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import chatparse
 from chatparse.adapters import codex
 from chatparse.adapters.codex import CodexAdapter
+from chatparse.adapters.codex.usage import TokenLedger
 from chatparse.errors import SourceUnavailableError
 from chatparse.model import ParsedConversation
 from chatparse.testing import AdapterConformance, check_conversation
@@ -238,22 +240,22 @@ def test_re_emitted_token_counts_are_not_counted_twice(tmp_path: Path) -> None:
 
 def test_ledger_takes_a_shrinking_total_as_a_restart() -> None:
     """After a total shrinks (a fork's own counter), the new total is taken whole."""
-    ledger = codex._TokenLedger()
-    first, _ = ledger.usage(totals(1800, 300))
-    again, reason = ledger.usage(totals(1800, 300))
-    restart, _ = ledger.usage(totals(100, 20))
-    assert first is not None
-    assert first[0] == 1800
-    assert again is None
-    assert "unchanged" in reason
-    assert restart is not None
-    assert restart[0] == 100
+    ledger = TokenLedger()
+    first = ledger.usage(totals(1800, 300), THREAD, counted=True)
+    again = ledger.usage(totals(1800, 300), THREAD, counted=True)
+    restart = ledger.usage(totals(100, 20), THREAD, counted=True)
+    assert not isinstance(first, str)
+    assert first.input_tokens == 1800
+    assert isinstance(again, str)
+    assert "unchanged" in again
+    assert not isinstance(restart, str)
+    assert restart.input_tokens == 100
 
 
 def test_ledger_skips_rate_limit_only_events() -> None:
     """A token_count with ``info: null`` carries no usage."""
-    counts, reason = codex._TokenLedger().usage({"type": "token_count", "info": None})
-    assert counts is None
+    reason = TokenLedger().usage({"type": "token_count", "info": None}, THREAD, counted=True)
+    assert isinstance(reason, str)
     assert "rate limits" in reason
 
 
@@ -360,6 +362,63 @@ def test_unpaired_and_unanswered_calls(tmp_path: Path) -> None:
     call = messages[1].tool_calls[0]
     assert (call.name, call.input, call.output) == ("shell", {"command": ["ls"]}, None)
     assert (messages[2].kind, messages[2].text) == ("tool_result", "stray")
+
+
+def test_two_calls_with_one_id_each_get_an_output(tmp_path: Path) -> None:
+    """Outputs go to the earliest unanswered call with their id; a third one is a replay."""
+    call = {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}
+    path = rollout(
+        tmp_path,
+        [
+            meta_line(),
+            event(1, type="user_message", message="q"),
+            item(2, **call),
+            item(3, type="function_call_output", call_id="c1", output="first"),
+            item(4, **call),
+            item(5, type="function_call_output", call_id="c1", output="second"),
+            item(6, type="function_call_output", call_id="c1", output="third"),
+        ],
+    )
+    conversation = parse_file(path)
+    outputs = [c.output for m in conversation.messages for c in m.tool_calls]
+    assert outputs == ["first", "second"]
+    assert conversation.diagnostics.skipped["response_item: tool output repeated"] == 1
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("2025-05-01T10:00:00Z", datetime(2025, 5, 1, 10, tzinfo=UTC)),
+        ("2025-05-01T12:00:00+02:00", datetime(2025, 5, 1, 10, tzinfo=UTC)),
+        (1746093600, datetime(2025, 5, 1, 10, tzinfo=UTC)),
+        ("1746093600", datetime(2025, 5, 1, 10, tzinfo=UTC)),
+        ("2025-05-01T10:00:00", None),
+        (0, None),
+        (-5, None),
+    ],
+)
+def test_times_are_rfc3339_or_unix_seconds_and_never_guessed(
+    tmp_path: Path, stamp: object, expected: datetime | None
+) -> None:
+    """A time without a zone, or an epoch at or before 1970, is no time rather than a guess."""
+    path = tmp_path / "rollout-2025-05-01.jsonl"
+    write(path, [{"id": THREAD, "timestamp": stamp}, said("user", "q")])
+    assert parse_file(path).created_at == expected
+
+
+def test_title_is_the_first_line_with_text_folded_and_cut(tmp_path: Path) -> None:
+    """The first request's first line with text becomes the title: spaces folded, cut at 100."""
+    long = "word " * 40
+    path = rollout(
+        tmp_path,
+        [meta_line(), event(1, type="user_message", message=f"\n   fix\tthe   bug \n{long}")],
+    )
+    assert parse_file(path).title == "fix the bug"
+    other = rollout(tmp_path, [meta_line(), event(1, type="user_message", message=long)], "t2")
+    title = parse_file(other).title
+    assert title is not None
+    assert len(title) == 100
+    assert title.endswith("word…")
 
 
 def test_ids_stay_the_same_when_the_rollout_grows(tmp_path: Path) -> None:
