@@ -401,7 +401,8 @@ def test_detect_shows_no_unexplained_count(capsys: pytest.CaptureFixture[str]) -
     assert code == 0
     header, *rows, footer = out.splitlines()
     assert header.split() == ["SOURCE", "NAME", "ROOTS"]
-    assert len(rows) == 5
+    found = chatparse.detect(chatparse.Host(home=DEMO_HOME, env={}, platform="linux"))
+    assert [row.split()[0] for row in rows] == [info.source for info in found]
     assert "?" not in out
     assert "`chatparse scan` lists and counts" in footer
 

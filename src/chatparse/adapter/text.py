@@ -44,10 +44,16 @@ def prompt_title(
 ) -> str | None:
     """The :func:`title_from` of the first user message of one of ``kinds`` that has text.
 
+    Side-chain messages (replayed or abandoned turns) are not prompts of this conversation.
+
     ``kinds`` are tried in their order: ``("message", "command")`` takes a typed prompt when
     there is one, else a slash command.
     """
-    prompts = [m for m in messages if m.role == "user" and m.kind in kinds and m.text.strip()]
+    prompts = [
+        m
+        for m in messages
+        if m.role == "user" and m.kind in kinds and not m.is_sidechain and m.text.strip()
+    ]
     for kind in kinds:
         for message in prompts:
             if message.kind == kind:
