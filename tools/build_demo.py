@@ -22,8 +22,11 @@ DEMO_CASES = {
     "claude-code": "fixtures/claude-code/tool-pairing",
     "codex": "fixtures/codex/modern-rollout",
     "copilot": "fixtures/copilot/parts-references-and-tools",
+    "copilot-cli": "fixtures/copilot-cli/current-events-and-workspace",
     "cursor": "fixtures/cursor/heads-and-global-bubbles",
     "gemini-cli": "fixtures/gemini-cli/replay-log",
+    "grok-build": "fixtures/grok-build/typical-session-with-subagent",
+    "hermes": "fixtures/hermes/state-db-compression-chain-and-subagent",
     "qwen-code": "fixtures/qwen-code/telemetry-usage",
     "trae": "fixtures/trae/blob-answer-fallbacks",
 }

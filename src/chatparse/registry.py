@@ -54,8 +54,11 @@ BUILTIN_ADAPTERS: Final = {
     "claude-code": "chatparse.adapters.claude_code:ClaudeCodeAdapter",
     "codex": "chatparse.adapters.codex:CodexAdapter",
     "copilot": "chatparse.adapters.copilot:CopilotAdapter",
+    "copilot-cli": "chatparse.adapters.copilot_cli:CopilotCliAdapter",
     "cursor": "chatparse.adapters.cursor:CursorAdapter",
     "gemini-cli": "chatparse.adapters.gemini_cli:GeminiCliAdapter",
+    "grok-build": "chatparse.adapters.grok_build:GrokBuildAdapter",
+    "hermes": "chatparse.adapters.hermes:HermesAdapter",
     "qwen-code": "chatparse.adapters.qwen_code:QwenCodeAdapter",
     "trae": "chatparse.adapters.trae:TraeAdapter",
 }

@@ -17,11 +17,13 @@ What does this field hold?
 How are messages named and titled?
     :class:`UniqueIds`, :func:`title_from`, :func:`prompt_title`.
 What about images and tools?
-    :func:`strip_images`, :func:`image_ref`; :class:`ToolCallPairing` pairs calls with results
-    and tells orphans and unanswered calls apart.
+    :func:`strip_images`, :func:`image_ref`; :func:`drop_payloads` and :func:`strip_payloads`
+    take base64 payloads out of structured values (tool inputs and results) and raw texts;
+    :class:`ToolCallPairing` pairs calls with results and tells orphans and unanswered calls
+    apart.
 What did the scan pass over?
     :func:`passed_over`, :func:`unlistable`, :func:`is_file`, :func:`is_dir`,
-    :func:`walk_files`.
+    :func:`walk_files`; :func:`require_file` for a file gone since the scan.
 Has it changed since last time?
     :func:`stat_fingerprint`, :func:`digest_fingerprint`.
 And the result?
@@ -57,7 +59,15 @@ if TYPE_CHECKING:
     from chatparse.adapter.fingerprints import digest_fingerprint, stat_fingerprint
     from chatparse.adapter.ids import UniqueIds
     from chatparse.adapter.ledger import Ledger
-    from chatparse.adapter.paths import is_dir, is_file, passed_over, unlistable, walk_files
+    from chatparse.adapter.paths import (
+        is_dir,
+        is_file,
+        passed_over,
+        require_file,
+        unlistable,
+        walk_files,
+    )
+    from chatparse.adapter.payloads import drop_payloads, strip_payloads
     from chatparse.adapter.text import (
         TITLE_LENGTH,
         image_ref,
@@ -90,6 +100,7 @@ __all__ = [
     "build_conversation",
     "dig",
     "digest_fingerprint",
+    "drop_payloads",
     "image_ref",
     "is_dir",
     "is_file",
@@ -100,8 +111,10 @@ __all__ = [
     "new_usage",
     "passed_over",
     "prompt_title",
+    "require_file",
     "stat_fingerprint",
     "strip_images",
+    "strip_payloads",
     "title_from",
     "unlistable",
     "walk_files",
@@ -120,7 +133,15 @@ _HOMES = {
     "chatparse.adapter.fingerprints": ("digest_fingerprint", "stat_fingerprint"),
     "chatparse.adapter.ids": ("UniqueIds",),
     "chatparse.adapter.ledger": ("Ledger",),
-    "chatparse.adapter.paths": ("is_dir", "is_file", "passed_over", "unlistable", "walk_files"),
+    "chatparse.adapter.paths": (
+        "is_dir",
+        "is_file",
+        "passed_over",
+        "require_file",
+        "unlistable",
+        "walk_files",
+    ),
+    "chatparse.adapter.payloads": ("drop_payloads", "strip_payloads"),
     "chatparse.adapter.text": (
         "TITLE_LENGTH",
         "image_ref",

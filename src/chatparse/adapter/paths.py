@@ -11,9 +11,9 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from chatparse.errors import SkippedSourceWarning
+from chatparse.errors import SkippedSourceWarning, SourceUnavailableError, UnavailableCause
 
-__all__ = ["is_dir", "is_file", "passed_over", "unlistable", "walk_files"]
+__all__ = ["is_dir", "is_file", "passed_over", "require_file", "unlistable", "walk_files"]
 
 
 def passed_over(path: str | os.PathLike[str], reason: str) -> None:
@@ -69,3 +69,33 @@ def walk_files(root: Path, wanted: Callable[[str], bool]) -> list[Path]:
     # A folder that can be listed but not searched (mode r--) shows its names, then refuses
     # their stat: is_file warns about each such file.
     return sorted(path for path in found if is_file(path))
+
+
+def require_file(path: str | os.PathLike[str], what: str = "conversation") -> Path:
+    """``path`` as a :class:`~pathlib.Path`, when it is still a file: what ``parse`` checks first.
+
+    A scan lists a conversation; by the time it is parsed, its file may be gone. ``what`` names
+    it in the error (``"session"``, ``"rollout"``).
+
+    Raises:
+        SourceUnavailableError: The file is gone (cause ``MISSING``), or a folder on the way
+            cannot be searched (``UNREADABLE``).
+    """
+    target = Path(path)
+    try:
+        present = target.is_file()
+    except OSError as exc:  # Python 3.11 raises for a folder on the way that cannot be searched
+        raise SourceUnavailableError(
+            os.fspath(path),
+            f"cannot read: {exc.strerror or exc}",
+            "Check its permissions.",
+            UnavailableCause.UNREADABLE,
+        ) from exc
+    if not present:
+        raise SourceUnavailableError(
+            os.fspath(path),
+            "no such file",
+            f"Scan again: the {what} was moved or deleted.",
+            UnavailableCause.MISSING,
+        )
+    return target

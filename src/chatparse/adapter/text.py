@@ -44,20 +44,17 @@ def prompt_title(
 ) -> str | None:
     """The :func:`title_from` of the first user message of one of ``kinds`` that has text.
 
-    Side-chain messages (replayed or abandoned turns) are not prompts of this conversation.
-
     ``kinds`` are tried in their order: ``("message", "command")`` takes a typed prompt when
-    there is one, else a slash command.
+    there is one, else a slash command. A prompt on the main line comes before side-chain ones
+    (turns replayed from another conversation, or abandoned); a conversation that is all side
+    chain (a sub-agent's) takes its own first prompt.
     """
-    prompts = [
-        m
-        for m in messages
-        if m.role == "user" and m.kind in kinds and not m.is_sidechain and m.text.strip()
-    ]
-    for kind in kinds:
-        for message in prompts:
-            if message.kind == kind:
-                return title_from(message.text)
+    prompts = [m for m in messages if m.role == "user" and m.kind in kinds and m.text.strip()]
+    for main_line in (True, False):
+        for kind in kinds:
+            for message in prompts:
+                if message.kind == kind and message.is_sidechain is not main_line:
+                    return title_from(message.text)
     return None
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, new_meta, stat_fingerprint
+from chatparse.adapter import is_dir, new_meta, require_file, stat_fingerprint
 from chatparse.adapters.codex.containers import read_document, read_lines
 from chatparse.adapters.codex.locate import (
     ARCHIVED,
@@ -23,7 +23,6 @@ from chatparse.adapters.codex.locate import (
 )
 from chatparse.adapters.codex.thread import Thread
 from chatparse.decoders import jsonl
-from chatparse.errors import SourceUnavailableError, UnavailableCause
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
@@ -138,23 +137,7 @@ class CodexAdapter:
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one rollout, whichever of the three shapes it has."""
-        path = Path(meta.path)
-        try:
-            present = path.is_file()
-        except OSError as exc:  # Python 3.11 raises for a folder on the way that cannot be searched
-            raise SourceUnavailableError(
-                meta.path,
-                f"cannot read: {exc.strerror or exc}",
-                "Check its permissions.",
-                UnavailableCause.UNREADABLE,
-            ) from exc
-        if not present:
-            raise SourceUnavailableError(
-                meta.path,
-                "no such file",
-                "Scan again: the rollout was moved or deleted.",
-                UnavailableCause.MISSING,
-            )
+        path = require_file(meta.path, "rollout")
         thread = Thread()
         if path.suffix == ".json":
             read_document(path, thread)

@@ -13,6 +13,7 @@ from chatparse.model import ImageRef
 
 __all__ = [
     "IDE_REQUEST_MARKER",
+    "INJECTED_CONTEXT",
     "INJECTED_EVENT_KINDS",
     "INJECTED_PREFIXES",
     "content_images",
@@ -44,6 +45,9 @@ INJECTED_PREFIXES: Final = (
 )
 INJECTED_EVENT_KINDS: Final = frozenset({"environment_context", "user_instructions"})
 """Kinds of older ``user_message`` events that carry injected context."""
+INJECTED_CONTEXT: Final = "response_item/message: injected context"
+"""Why a user-role message item nobody typed is skipped, whether known by its tag or by having
+no ``user_message`` echo."""
 
 _CWD_IN_CONTEXT: Final = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 

@@ -15,6 +15,7 @@ from attrs import frozen
 
 from chatparse.adapter import as_count, as_text, as_time, dig
 from chatparse.adapters.codex.content import (
+    INJECTED_CONTEXT,
     INJECTED_EVENT_KINDS,
     content_images,
     content_texts,
@@ -175,7 +176,7 @@ def item_message(thread: Thread, item: dict[str, Any], line: int) -> Outcome:
     typed = [t for t in texts if not is_injected(t)]
     if texts and not typed:
         thread.note_context(texts)
-        return "response_item/message: injected context"
+        return INJECTED_CONTEXT
     return thread.prompt(ITEM, "\n".join(typed), content_images(content), line)
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from chatparse.adapter import Ledger, ToolCallPairing, as_time, build_conversation, prompt_title
-from chatparse.adapters.codex.content import cwd_in_context, typed_request
+from chatparse.adapters.codex.content import INJECTED_CONTEXT, cwd_in_context, typed_request
 from chatparse.adapters.codex.drafts import (
     EVENT,
     REASONING,
@@ -62,6 +62,9 @@ class Thread:
         self.created_at: datetime | None = None
         self.updated_at: datetime | None = None
         self.thread_name: str | None = None
+        self.echoes = False
+        """Whether the thread's own typed prompts have ``user_message`` echoes: then a prompt
+        item without one is context (:meth:`is_context`)."""
         self.stamp: object = None
         """The current record's raw timestamp, parsed only when something needs it."""
         self.last_stamp: object = None
@@ -168,6 +171,9 @@ class Thread:
         draft = self.drafts[self.turn.start]
         copies.put(shape, typed_request(text))
         if shape == EVENT:
+            # Only the thread's own echoes count: a sub-agent replays its parent's, echoed,
+            # then gets its task as an item alone.
+            self.echoes = self.echoes or self.replay is None
             draft.event_images = images
         else:
             draft.item_images = images
@@ -244,13 +250,31 @@ class Thread:
 
     # -- the result --
 
+    def is_context(self, draft: Draft) -> bool:
+        """Whether a user message is context the harness injected, known by its structure.
+
+        Where typed prompts are echoed by ``user_message`` events, a prompt item that got no
+        echo was not typed: AGENTS.md, environment or skill context whose tag a redacted file
+        no longer shows (re-injected, identical, after each resume). Only known once every
+        record is read: the echo follows its item.
+        """
+        return (
+            self.echoes
+            and draft.role == "user"
+            and draft.kind == "message"
+            and draft.text is not None
+            and not draft.text.from_event
+        )
+
     def conversation(self, meta: ConversationMeta, adapter: SourceAdapter) -> ParsedConversation:
         """The conversation read, every record of it accounted for."""
         messages = []
         used = 0  # the records of every message, told to the ledger at once
         for draft in self.drafts:
             message = draft.message(self.id_prefix)
-            if message is None:
+            if self.is_context(draft):
+                self.ledger.skip(INJECTED_CONTEXT, draft.records)
+            elif message is None:
                 self.ledger.skip("empty message", draft.records)
             else:
                 used += draft.records

@@ -8,7 +8,7 @@ from typing import Final
 
 from attrs import frozen
 
-from chatparse.adapter import as_datetime, is_dir, is_file
+from chatparse.adapter import as_datetime, is_dir, is_file, require_file
 from chatparse.adapters._gemini.cli_log import MESSAGE_TYPES
 from chatparse.adapters._gemini.cli_session import read_session, session_conversation
 from chatparse.adapters._gemini.files import DUPLICATES, Found, files_in, folders_in, pick, stat_of
@@ -23,7 +23,7 @@ from chatparse.adapters.gemini_cli.locate import (
     read_head,
 )
 from chatparse.decoders import jsonl
-from chatparse.errors import SourceUnavailableError, UnavailableCause
+from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
@@ -184,23 +184,7 @@ class GeminiCliAdapter:
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one session file, with the sub-agent sessions it started."""
-        path = Path(meta.path)
-        try:
-            present = path.is_file()
-        except OSError as exc:  # Python 3.11 raises for a folder on the way that cannot be searched
-            raise SourceUnavailableError(
-                meta.path,
-                f"cannot read: {exc.strerror or exc}",
-                "Check its permissions.",
-                UnavailableCause.UNREADABLE,
-            ) from exc
-        if not present:
-            raise SourceUnavailableError(
-                meta.path,
-                "no such file",
-                "Scan again: the session was moved or deleted.",
-                UnavailableCause.MISSING,
-            )
+        path = require_file(meta.path, "session")
         copies = [Path(p) for p in meta.locator.get(DUPLICATES, "").split("\n") if p]
         replay = read_session(path, copies)
         subagents = self._subagents(_chats_of(path), meta, {meta.id}, replay.ledger.warn)

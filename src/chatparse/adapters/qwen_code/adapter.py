@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import is_dir, is_file, require_file
 from chatparse.adapters._gemini.files import DUPLICATES, Found, files_in, folders_in, pick, stat_of
 from chatparse.adapters._gemini.qwen_reading import CONVERSATION_TYPES
 from chatparse.adapters._gemini.qwen_session import qwen_conversation, read_qwen_session
@@ -17,7 +17,7 @@ from chatparse.adapters.qwen_code.locate import (
     qwen_bases,
 )
 from chatparse.decoders import jsonl
-from chatparse.errors import SourceUnavailableError, UnavailableCause
+from chatparse.errors import SourceUnavailableError
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
@@ -35,27 +35,6 @@ def _parts_of(record: dict[str, object]) -> object:
     """The ``message.parts`` of a record (Gemini API content), if it has them."""
     message = record.get("message")
     return message.get("parts") if isinstance(message, dict) else None
-
-
-def _unavailable(meta: ConversationMeta) -> SourceUnavailableError | None:
-    """Why a session file cannot be read, or ``None`` when it is there."""
-    path = Path(meta.path)
-    try:
-        if path.is_file():
-            return None
-    except OSError as exc:  # Python 3.11 raises for a folder on the way that cannot be searched
-        return SourceUnavailableError(
-            meta.path,
-            f"cannot read: {exc.strerror or exc}",
-            "Check its permissions.",
-            UnavailableCause.UNREADABLE,
-        )
-    return SourceUnavailableError(
-        meta.path,
-        "no such file",
-        "Scan again: the session was moved or deleted.",
-        UnavailableCause.MISSING,
-    )
 
 
 class QwenCodeAdapter:
@@ -131,10 +110,7 @@ class QwenCodeAdapter:
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one session file, with the sub-agent transcripts stored for it."""
-        problem = _unavailable(meta)
-        if problem is not None:
-            raise problem
-        path = Path(meta.path)
+        path = require_file(meta.path, "session")
         reading = read_qwen_session(path)
         for other in filter(None, meta.locator.get(DUPLICATES, "").split("\n")):
             reading.ledger.warn(f"session {meta.id} is also at {other}; that copy is not read")
