@@ -2,7 +2,8 @@
 
 An adapter reads the conversations of one tool. It is any object with the attributes and methods
 of :class:`SourceAdapter` (``detect``, ``scan``, ``parse``), plus any of the optional protocols
-(:class:`PathSniffer`, :class:`Explainer`, :class:`BatchParser`, :class:`ContentScanner`). The
+(:class:`PathSniffer`, :class:`Explainer`, :class:`BatchParser`, :class:`ContentScanner`,
+:class:`Peeker`). The
 built-in adapters and third-party ones are built from the same public parts, listed here by the
 question each answers:
 
@@ -24,6 +25,9 @@ What about images and tools?
 What did the scan pass over?
     :func:`passed_over`, :func:`unlistable`, :func:`is_file`, :func:`is_dir`,
     :func:`walk_files`; :func:`require_file` for a file gone since the scan.
+What is a conversation called, before it is parsed?
+    :func:`read_window` reads a file's head and tail within :data:`PEEK_BYTES` each, for a
+    :class:`Peeker`.
 Has it changed since last time?
     :func:`stat_fingerprint`, :func:`digest_fingerprint`.
 And the result?
@@ -41,20 +45,23 @@ And the result?
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from chatparse._lazy import lazy_names
 from chatparse.adapter.protocol import (
     ADAPTER_NAME,
     BatchParser,
     ContentScanner,
     Explainer,
     PathSniffer,
+    Peeker,
     SourceAdapter,
 )
 
 if TYPE_CHECKING:
     from chatparse.adapter.assemble import build_conversation
     from chatparse.adapter.build import new_image, new_message, new_meta, new_tool_call, new_usage
+    from chatparse.adapter.drafts import MessageDraft
     from chatparse.adapter.fields import as_count, as_nonempty_text, as_text, dig
     from chatparse.adapter.fingerprints import digest_fingerprint, stat_fingerprint
     from chatparse.adapter.ids import UniqueIds
@@ -68,6 +75,7 @@ if TYPE_CHECKING:
         walk_files,
     )
     from chatparse.adapter.payloads import drop_payloads, strip_payloads
+    from chatparse.adapter.peeking import PEEK_BYTES, Window, read_window
     from chatparse.adapter.text import (
         TITLE_LENGTH,
         image_ref,
@@ -80,17 +88,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADAPTER_NAME",
+    "PEEK_BYTES",
     "TITLE_LENGTH",
     "BatchParser",
     "ContentScanner",
     "EpochUnit",
     "Explainer",
     "Ledger",
+    "MessageDraft",
     "PathSniffer",
+    "Peeker",
     "PendingCall",
     "SourceAdapter",
     "ToolCallPairing",
     "UniqueIds",
+    "Window",
     "as_count",
     "as_datetime",
     "as_epoch",
@@ -111,6 +123,7 @@ __all__ = [
     "new_usage",
     "passed_over",
     "prompt_title",
+    "read_window",
     "require_file",
     "stat_fingerprint",
     "strip_images",
@@ -122,6 +135,7 @@ __all__ = [
 
 _HOMES = {
     "chatparse.adapter.assemble": ("build_conversation",),
+    "chatparse.adapter.drafts": ("MessageDraft",),
     "chatparse.adapter.build": (
         "new_image",
         "new_message",
@@ -142,6 +156,7 @@ _HOMES = {
         "walk_files",
     ),
     "chatparse.adapter.payloads": ("drop_payloads", "strip_payloads"),
+    "chatparse.adapter.peeking": ("PEEK_BYTES", "Window", "read_window"),
     "chatparse.adapter.text": (
         "TITLE_LENGTH",
         "image_ref",
@@ -152,17 +167,4 @@ _HOMES = {
     "chatparse.adapter.times": ("EpochUnit", "as_datetime", "as_epoch", "as_time"),
     "chatparse.adapter.tools": ("PendingCall", "ToolCallPairing"),
 }
-_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _MODULE_OF:
-        msg = f"module 'chatparse.adapter' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(__import__(_MODULE_OF[name], fromlist=(name,)), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*__all__, *globals()})
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)

@@ -28,6 +28,7 @@ __all__ = [
     "ContentScanner",
     "Explainer",
     "PathSniffer",
+    "Peeker",
     "SourceAdapter",
 ]
 
@@ -149,3 +150,25 @@ class ContentScanner(Protocol):
     scan_reads_content: bool | Collection[str]
     """``True`` when ``scan`` may open any file; else glob patterns (matched against the file's
     path under the home, as ``*/workspace.json``) of the files it may open."""
+
+
+@runtime_checkable
+class Peeker(Protocol):
+    """Optional: an adapter that can fill a meta's title, project and time from a bounded read.
+
+    ``scan`` lists by stat, so a file-based source cannot know what a conversation is called or
+    when it last changed. :func:`chatparse.scan` with ``peek=True`` asks adapters that have this
+    for it, conversation by conversation; the others' metas are listed as their scan made them.
+
+    .. versionadded:: 0.2
+    """
+
+    def peek(self, meta: ConversationMeta) -> ConversationMeta:
+        """``meta`` with ``title``, ``project_path`` and ``updated_at`` filled where found.
+
+        Reads at most :data:`~chatparse.adapter.peeking.PEEK_BYTES` from each end of the
+        conversation's data, and finds what :meth:`SourceAdapter.parse` would find when that
+        covers the whole conversation. A field the read does not find keeps the meta's value;
+        a conversation that cannot be read is returned unchanged (``parse`` will say why).
+        """
+        ...

@@ -19,12 +19,12 @@ loaded by every pytest run, imports neither cattrs nor any adapter.
 
 from __future__ import annotations
 
+from chatparse._lazy import lazy_names
+
 # Not typing.TYPE_CHECKING, to keep this import cheap; mypy treats the constant alike.
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from chatparse.testing._case import Case, load_cases
     from chatparse.testing._cli import main, run_conformance
     from chatparse.testing._conformance import AdapterConformance
@@ -76,17 +76,4 @@ _HOMES = {
         "materialize_sqlite",
     ),
 }
-_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _MODULE_OF:
-        msg = f"module 'chatparse.testing' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(__import__(_MODULE_OF[name], fromlist=(name,)), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*__all__, *globals()})
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)

@@ -12,33 +12,23 @@ from attrs import define, field
 
 from chatparse.adapter import (
     Ledger,
+    MessageDraft,
     PendingCall,
     ToolCallPairing,
     UniqueIds,
     as_nonempty_text,
     dig,
-    new_message,
 )
 from chatparse.decoders.value import Invalid, decode
-from chatparse.model import ImageRef, Message, MessageKind, Role, Usage
+from chatparse.model import MessageKind, Role
 
 __all__ = ["Draft", "Session", "arguments_of"]
 
 
-@define
-class Draft:
+@define(kw_only=True, eq=False)
+class Draft(MessageDraft):
     """A message being read, and what its usage will be made from."""
 
-    id: str
-    role: Role
-    kind: MessageKind
-    text: str = ""
-    thinking: str | None = None
-    images: list[ImageRef] = field(factory=list)
-    calls: list[PendingCall] = field(factory=list)
-    timestamp: datetime | None = None
-    model: str | None = None
-    request_id: str | None = None
     agent: str | None = None
     """The ``toolCallId`` of the sub-agent run the message belongs to; ``None``: the session."""
     output: int | None = None
@@ -47,23 +37,6 @@ class Draft:
     """The answer's own id (``messageId``), for its usage's dedup key."""
     segment: int = 0
     """How many ``session.shutdown`` events came before the message."""
-    usage: Usage | None = None
-
-    def freeze(self) -> Message:
-        """The message as it stands."""
-        return new_message(
-            id=self.id,
-            role=self.role,
-            kind=self.kind,
-            text=self.text,
-            thinking=self.thinking,
-            images=self.images,
-            tool_calls=[call.freeze() for call in self.calls],
-            timestamp=self.timestamp,
-            model=self.model,
-            request_id=self.request_id,
-            usage=self.usage,
-        )
 
 
 @define

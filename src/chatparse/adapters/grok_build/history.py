@@ -19,7 +19,6 @@ or server-side call before it, when there is one).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,6 +26,7 @@ from attrs import define, field
 
 from chatparse.adapter import (
     Ledger,
+    MessageDraft,
     PendingCall,
     ToolCallPairing,
     UniqueIds,
@@ -36,12 +36,11 @@ from chatparse.adapter import (
     dig,
     image_ref,
     new_image,
-    new_message,
     strip_images,
 )
 from chatparse.decoders.jsonl import Line, Malformed, iter_lines
 from chatparse.decoders.value import Invalid, decode
-from chatparse.model import ImageRef, Message, MessageKind, Role, Usage
+from chatparse.model import ImageRef, MessageKind, Role
 
 __all__ = ["Draft", "History", "read_history"]
 
@@ -61,39 +60,14 @@ _SYNTHETIC: Final[dict[str, tuple[Role, MessageKind]]] = {
 """Injected user items that are not notices; every other ``synthetic_reason`` is one."""
 
 
-@define
-class Draft:
+@define(kw_only=True, eq=False)
+class Draft(MessageDraft):
     """A message being read, with what ``updates.jsonl`` may still add to it."""
 
-    id: str
-    role: Role
-    kind: MessageKind
-    text: str = ""
-    thinking: str | None = None
-    images: list[ImageRef] = field(factory=list)
-    calls: list[PendingCall] = field(factory=list)
-    model: str | None = None
     prompt: int | None = None
     """For a typed prompt that starts a turn: its prompt index."""
     turn: int | None = None
     """The prompt index of the turn the message is part of (``None`` before the first)."""
-    timestamp: datetime | None = None
-    usage: Usage | None = None
-
-    def freeze(self) -> Message:
-        """The message as it stands."""
-        return new_message(
-            id=self.id,
-            role=self.role,
-            kind=self.kind,
-            text=self.text,
-            thinking=self.thinking,
-            images=self.images,
-            tool_calls=[call.freeze() for call in self.calls],
-            model=self.model,
-            timestamp=self.timestamp,
-            usage=self.usage,
-        )
 
 
 @define

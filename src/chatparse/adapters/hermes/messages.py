@@ -27,7 +27,7 @@ from attrs import define, field
 
 from chatparse.adapter import (
     Ledger,
-    PendingCall,
+    MessageDraft,
     ToolCallPairing,
     UniqueIds,
     as_nonempty_text,
@@ -35,11 +35,10 @@ from chatparse.adapter import (
     dig,
     image_ref,
     new_image,
-    new_message,
     strip_images,
 )
 from chatparse.decoders.value import Invalid, decode
-from chatparse.model import ImageRef, Message, MessageKind, Role, Usage
+from chatparse.model import ImageRef, MessageKind, Role
 
 __all__ = ["Draft", "Found", "Reading", "read_message", "text_of"]
 
@@ -51,38 +50,12 @@ _HARNESS: Final = (
 )
 
 
-@define
-class Draft:
+@define(kw_only=True, eq=False)
+class Draft(MessageDraft):
     """A message being read; its usage may still be given by its session's totals."""
 
-    id: str
-    role: Role
-    kind: MessageKind
     session: str
-    text: str = ""
-    thinking: str | None = None
-    images: list[ImageRef] = field(factory=list)
-    calls: list[PendingCall] = field(factory=list)
-    timestamp: datetime | None = None
-    model: str | None = None
-    sidechain: bool = False
-    usage: Usage | None = None
-
-    def freeze(self) -> Message:
-        """The message as it stands."""
-        return new_message(
-            id=self.id,
-            role=self.role,
-            kind=self.kind,
-            text=self.text,
-            thinking=self.thinking,
-            images=self.images,
-            tool_calls=[call.freeze() for call in self.calls],
-            timestamp=self.timestamp,
-            model=self.model,
-            is_sidechain=self.sidechain,
-            usage=self.usage,
-        )
+    """The id of the session (in a compression chain, of the part) the message is from."""
 
 
 @define
@@ -169,7 +142,7 @@ def _add(reading: Reading, found: Found, role: Role, kind: MessageKind, **fields
         kind=kind,
         session=found.session,
         timestamp=found.timestamp,
-        sidechain=found.sidechain,
+        is_sidechain=found.sidechain,
         **fields,
     )
     reading.drafts.append(draft)
@@ -229,7 +202,7 @@ def _assistant(reading: Reading, found: Found, text: str, images: list[ImageRef]
         calls=pending,
         model=found.model,
     )
-    draft.sidechain = draft.sidechain or reading.after_harness  # the curator's reply
+    draft.is_sidechain = draft.is_sidechain or reading.after_harness  # the curator's reply
     reading.after_harness = False
 
 
