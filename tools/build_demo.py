@@ -27,6 +27,9 @@ DEMO_CASES = {
     "gemini-cli": "fixtures/gemini-cli/replay-log",
     "grok-build": "fixtures/grok-build/typical-session-with-subagent",
     "hermes": "fixtures/hermes/state-db-compression-chain-and-subagent",
+    "oh-my-pi": "fixtures/oh-my-pi/title-slot-and-subagents",
+    "openclaw": "fixtures/openclaw/gateway-session",
+    "pi": "fixtures/pi/v3-tools-and-usage",
     "qwen-code": "fixtures/qwen-code/telemetry-usage",
     "trae": "fixtures/trae/blob-answer-fallbacks",
 }

@@ -59,6 +59,9 @@ BUILTIN_ADAPTERS: Final = {
     "gemini-cli": "chatparse.adapters.gemini_cli:GeminiCliAdapter",
     "grok-build": "chatparse.adapters.grok_build:GrokBuildAdapter",
     "hermes": "chatparse.adapters.hermes:HermesAdapter",
+    "oh-my-pi": "chatparse.adapters.oh_my_pi:OhMyPiAdapter",
+    "openclaw": "chatparse.adapters.openclaw:OpenClawAdapter",
+    "pi": "chatparse.adapters.pi:PiAdapter",
     "qwen-code": "chatparse.adapters.qwen_code:QwenCodeAdapter",
     "trae": "chatparse.adapters.trae:TraeAdapter",
 }
