@@ -345,6 +345,61 @@ def test_injected_context_is_recognised(text: str, *, injected: bool) -> None:
     assert codex.is_injected(text) is injected
 
 
+def redacted_session(context: list[str]) -> list[dict[str, Any]]:
+    """Two typed prompts, each echoed by an event; untagged ``context`` before each, unechoed."""
+    unechoed = [item(1, **said("user", text)) for text in context]
+    return [
+        meta_line(),
+        *unechoed,
+        item(2, **said("user", "[REDACTED_TEXT len=86]")),
+        event(2, type="user_message", message="[REDACTED_MESSAGE len=86]"),
+        item(3, **said("assistant", "done")),
+        *unechoed,  # re-injected, identical, after a resume
+        item(5, **said("user", "[REDACTED_TEXT len=41]")),
+        event(5, type="user_message", message="[REDACTED_MESSAGE len=41]"),
+    ]
+
+
+def test_unechoed_user_items_are_context_where_prompts_are_echoed(tmp_path: Path) -> None:
+    """Without their tags (redacted), injected items are told by having no user_message echo."""
+    context = ["[REDACTED_TEXT len=3017]", "[REDACTED_TEXT len=108]"]
+    conversation = parse_file(rollout(tmp_path, redacted_session(context)))
+    prompts = [m.text for m in conversation.messages if m.role == "user"]
+    assert prompts == ["[REDACTED_MESSAGE len=86]", "[REDACTED_MESSAGE len=41]"]
+    assert conversation.title == "[REDACTED_MESSAGE len=86]"
+    skipped = conversation.diagnostics.skipped
+    assert skipped["response_item/message: injected context"] == 2 * len(context)
+
+
+def test_a_rollback_counts_only_typed_turns_past_untagged_context(tmp_path: Path) -> None:
+    """Context known by its missing echo is no turn: undoing two turns undoes two prompts."""
+    context = "[REDACTED_TEXT len=3017]"
+    records = [
+        *redacted_session([context]),
+        item(6, **said("assistant", "second answer")),
+        item(7, **said("user", context)),  # resumed again
+        item(7, **said("user", "[REDACTED_TEXT len=12]")),
+        event(7, type="user_message", message="third"),
+        event(8, type="thread_rolled_back", num_turns=2),
+    ]
+    messages = parse_file(rollout(tmp_path, records)).messages
+    undone = [m.is_sidechain for m in messages if m.role == "user"]
+    assert undone == [False, True, True]
+
+
+def test_without_echoes_only_the_tags_tell_context(tmp_path: Path) -> None:
+    """A rollout with no user_message events keeps every untagged user item as a prompt."""
+    records = [
+        meta_line(),
+        item(1, **said("user", "<environment_context><cwd>/p</cwd></environment_context>")),
+        item(1, **said("user", "[REDACTED_TEXT len=108]")),
+        item(2, **said("user", "typed")),
+        item(3, **said("assistant", "done")),
+    ]
+    prompts = [m.text for m in parse_file(rollout(tmp_path, records)).messages if m.role == "user"]
+    assert prompts == ["[REDACTED_TEXT len=108]", "typed"]
+
+
 def test_unpaired_and_unanswered_calls(tmp_path: Path) -> None:
     """A call keeps ``output=None`` without an answer; an output without its call is kept apart."""
     path = rollout(

@@ -21,6 +21,7 @@ from chatparse.adapters.codex.locate import (
     read_session_index,
     rollout_files,
 )
+from chatparse.adapters.codex.peek import peek_rollout
 from chatparse.adapters.codex.thread import Thread
 from chatparse.decoders import jsonl
 from chatparse.host import Host
@@ -134,6 +135,10 @@ class CodexAdapter:
             created_at=header.created_at,
             locator=header.locator,
         )
+
+    def peek(self, meta: ConversationMeta) -> ConversationMeta:
+        """``meta`` with its title, project and last time, from the ends of its rollout."""
+        return peek_rollout(self, meta)
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one rollout, whichever of the three shapes it has."""

@@ -241,8 +241,10 @@ class Thread:
     def roll_back(self, turns: int, line: int) -> Draft:
         """The last ``turns`` turns were undone: they stay, marked as a side chain."""
         self.end_response()
-        if turns and self.turn_starts:
-            first = self.turn_starts[-min(turns, len(self.turn_starts))]
+        # Context known by its structure opened a turn of its own: it is not a turn undone.
+        starts = [i for i in self.turn_starts if not self.is_context(self.drafts[i])]
+        if turns and starts:
+            first = starts[-min(turns, len(starts))]
             for draft in self.drafts[first:]:
                 draft.sidechain = True
         self.new_turn()
