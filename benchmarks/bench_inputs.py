@@ -863,6 +863,186 @@ def write_copilot(home: Path, scale: float) -> Info:
     return {"path": str(path), "bytes": path.stat().st_size, "lines": lines}
 
 
+# ------------------------------------------------------------------------------------------------
+# Pi: a home of many sessions (the Pi family's JSON Lines tree)
+
+PI_PROJECTS = 8
+PI_SESSION_BYTES = 2_500_000
+"""One session's size: about that of the Pi author's own session that pi-mono keeps an excerpt
+of (``before-compaction.jsonl``, 2.37 MB, 1,003 lines)."""
+
+
+class _PiSession:
+    """Writes the lines of one Pi session, as version 3 writes them (pi-mono @83378aad)."""
+
+    def __init__(self, rng: random.Random, text: Text, session_id: str, start_ms: int) -> None:
+        self.rng, self.text, self.session_id = rng, text, session_id
+        self.clock = start_ms
+        self.leaf: str | None = None
+        self.lines: list[str] = []
+        self.size = 0
+
+    def emit(self, entry: dict[str, Any]) -> None:
+        line = _dumps(entry)
+        self.lines.append(line)
+        self.size += len(line.encode()) + 1
+
+    def entry(self, kind: str, **fields: Any) -> None:
+        """An entry of the tree, child of the current leaf, which it becomes."""
+        self.clock += self.rng.randint(5, 4000)
+        ident = f"{self.rng.getrandbits(32):08x}"
+        self.emit(
+            {"type": kind, "id": ident, "parentId": self.leaf, "timestamp": _iso(self.clock)}
+            | fields
+        )
+        self.leaf = ident
+
+    def header(self, cwd: str) -> None:
+        self.emit(
+            {
+                "type": "session",
+                "version": 3,
+                "id": self.session_id,
+                "timestamp": _iso(self.clock),
+                "cwd": cwd,
+            }
+        )
+        self.entry("model_change", provider="anthropic", modelId="claude-sonnet-4-5")
+        self.entry("thinking_level_change", thinkingLevel="medium")
+
+    def prompt(self) -> None:
+        """A typed prompt; now and then a pasted screenshot."""
+        content: list[dict[str, Any]] = [
+            {"type": "text", "text": self.text(self.rng.randint(30, 600))}
+        ]
+        if self.rng.random() < 0.03:
+            data = base64.b64encode(self.rng.randbytes(self.rng.randint(8_000, 60_000))).decode()
+            content.append({"type": "image", "data": data, "mimeType": "image/png"})
+        message = {"role": "user", "content": content, "timestamp": self.clock}
+        self.entry("message", message=message)
+
+    def call(self) -> dict[str, Any]:
+        """A tool call block: a command, a read, a write or an edit with both texts."""
+        name = self.rng.choice(("bash", "read", "edit", "write"))
+        arguments: dict[str, Any] = {"path": f"src/mod{self.rng.randint(0, 96)}.ts"}
+        if name == "bash":
+            arguments = {"command": self.text(60)}
+        elif name == "edit":
+            arguments |= {"oldText": self.text(300), "newText": self.text(320)}
+        call_id = f"toolu_{self.rng.getrandbits(96):024x}"
+        return {"type": "toolCall", "id": call_id, "name": name, "arguments": arguments}
+
+    def response(self, calls: int) -> list[str]:
+        """One API response: thinking, text, tool calls, its own usage; the calls' ids."""
+        content: list[dict[str, Any]] = []
+        if self.rng.random() < 0.6:
+            signature = base64.b64encode(self.rng.randbytes(240)).decode()
+            thinking = self.text(self.rng.randint(100, 3000))
+            content.append(
+                {"type": "thinking", "thinking": thinking, "thinkingSignature": signature}
+            )
+        content.append({"type": "text", "text": self.text.sized()})
+        content += [self.call() for _ in range(calls)]
+        usage: dict[str, Any] = {
+            "input": self.rng.randint(1, 50),
+            "output": self.rng.randint(10, 4000),
+            "cacheRead": self.rng.randint(0, 150_000),
+            "cacheWrite": self.rng.randint(0, 5000),
+        }
+        usage["totalTokens"] = sum(usage.values())
+        usage["cost"] = {"input": 0.0001, "output": 0.02, "cacheRead": 0.04, "cacheWrite": 0.01}
+        message = {
+            "role": "assistant",
+            "content": content,
+            "api": "anthropic-messages",
+            "provider": "anthropic",
+            "model": "claude-sonnet-4-5",
+            "usage": usage,
+            "stopReason": "toolUse" if calls else "stop",
+            "timestamp": self.clock,
+            "responseId": f"msg_{self.rng.getrandbits(80):020x}",
+        }
+        self.entry("message", message=message)
+        return [block["id"] for block in content if block["type"] == "toolCall"]
+
+    def results(self, ids: list[str]) -> None:
+        """The results, one entry each: mostly a few kB, some more; a few errors and diffs."""
+        for call_id in ids:
+            long = self.rng.random() < 0.25
+            output = self.text(
+                self.rng.randint(3000, 15_000) if long else self.rng.randint(200, 3000)
+            )
+            message: dict[str, Any] = {
+                "role": "toolResult",
+                "toolCallId": call_id,
+                "toolName": "bash",
+                "content": [{"type": "text", "text": output}],
+                "isError": self.rng.random() < 0.05,
+                "timestamp": self.clock,
+            }
+            if self.rng.random() < 0.2:
+                message["details"] = {"diff": self.text(600), "firstChangedLine": 12}
+            self.entry("message", message=message)
+
+    def turn(self) -> None:
+        """A prompt, then one to five responses, each with its tool calls' results."""
+        self.prompt()
+        for step in range(self.rng.randint(1, 5)):
+            calls = 0 if step and self.rng.random() < 0.3 else self.rng.randint(0, 3)
+            self.results(self.response(calls))
+            if not calls:
+                break
+
+    def aside(self) -> None:
+        """A rarer entry: a compaction, a /tree branch and its summary, a !command, a name."""
+        roll = self.rng.random()
+        if roll < 0.3:
+            tokens = self.rng.randint(90_000, 180_000)
+            summary = self.text(2000)
+            self.entry(
+                "compaction", summary=summary, firstKeptEntryId=self.leaf, tokensBefore=tokens
+            )
+        elif roll < 0.5:
+            point = self.leaf
+            self.turn()
+            self.leaf = point  # /tree: back to the branch point, then a summary of the branch left
+            self.entry("branch_summary", fromId=point, summary=self.text(400))
+        elif roll < 0.7:
+            command: dict[str, Any] = {"role": "bashExecution", "command": self.text(40)}
+            command |= {"output": self.text(800), "exitCode": 0, "cancelled": False}
+            self.entry("message", message=command | {"truncated": False, "timestamp": self.clock})
+        else:
+            self.entry("session_info", name=self.text(50).strip())
+
+
+def write_pi_home(home: Path, scale: float) -> Info:
+    """A Pi home of about ``100 MB * scale``: 40 sessions of 2.5 MB in 8 project folders."""
+    rng = _rng("pi")
+    text = Text(rng)
+    sessions = max(1, round(40 * scale))
+    size = min(PI_SESSION_BYTES, int(100_000_000 * scale))
+    root = home / ".pi" / "agent" / "sessions"
+    total = lines = turns = 0
+    for index in range(sessions):
+        session_id = _uuid(rng)
+        start = T0 + index * 3_600_000
+        session = _PiSession(rng, text, session_id, start)
+        session.header(f"/home/bench/repo{index % PI_PROJECTS}")
+        while session.size < size:
+            session.turn()
+            turns += 1
+            if rng.random() < 0.04:
+                session.aside()
+        folder = root / f"--home-bench-repo{index % PI_PROJECTS}--"
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = _iso(start).replace(":", "-").replace(".", "-")
+        body = "".join(line + "\n" for line in session.lines)
+        (folder / f"{stamp}_{session_id}.jsonl").write_text(body, encoding="utf-8", newline="\n")
+        total += session.size
+        lines += len(session.lines)
+    return {"path": str(root), "bytes": total, "files": sessions, "lines": lines, "turns": turns}
+
+
 WRITERS: dict[str, Writer] = {
     "claude-code": write_claude_code,
     "codex": write_codex,
@@ -871,6 +1051,7 @@ WRITERS: dict[str, Writer] = {
     "copilot": write_copilot,
     "claude-tree": write_claude_tree,
     "claude-home": write_claude_home,
+    "pi-home": write_pi_home,
 }
 """Each input's generator, by the input's name in the results."""
 

@@ -70,6 +70,7 @@ INPUTS = (
     "arrow",
     "redact",
     "workers",
+    "pi-home",
 )
 SOURCE_OF = {
     "claude-code": "claude-code",
@@ -83,6 +84,7 @@ SOURCE_OF = {
     "arrow": "claude-code",
     "redact": "claude-code",
     "workers": "claude-code",
+    "pi-home": "pi",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
@@ -106,6 +108,7 @@ DESCRIPTION = {
     "arrow": "to_arrow + Parquet, Claude Code session",
     "redact": "redact, Claude Code session",
     "workers": "workers=2, 2,000 sessions + 3 large",
+    "pi-home": "Pi home (JSONL tree), parse",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
 # "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
@@ -120,6 +123,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "usage-tree": ("<= 1.1x the parse", 1.1),
     "arrow": ("<= 1.3x the parse", 1.3),
     "redact": ("<= 1.5x the parse", 1.5),
+    "pi-home": ("<= 2.5x per-line decode", 2.5),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -162,6 +166,21 @@ def _floor_lines(info: dict[str, Any]) -> int:
             except ValueError:  # the malformed lines of the Claude Code input
                 pass
             count += 1
+    return count
+
+
+def _floor_tree_lines(info: dict[str, Any]) -> int:
+    """A per-line decode of every JSON Lines file under the input's root."""
+    loads = _loads()
+    count = 0
+    for path in sorted(Path(info["path"]).rglob("*.jsonl")):
+        with path.open("rb") as stream:
+            for line in stream:
+                try:  # noqa: SIM105 -- as in _floor_lines
+                    loads(line)
+                except ValueError:
+                    pass
+                count += 1
     return count
 
 
@@ -271,6 +290,8 @@ def _usage_step(conversations: Iterator[Any]) -> None:
 
 
 def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
+    if name == "pi-home":
+        return lambda: _floor_tree_lines(info)
     if name in {"claude-code", "codex", "copilot"}:
         return lambda: _floor_lines(info)
     if name == "cursor":
