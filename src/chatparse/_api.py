@@ -14,7 +14,7 @@ from typing import Final, Literal
 from attrs import frozen
 
 from chatparse._batch import batch_parse_function
-from chatparse.adapter import PathSniffer, SourceAdapter
+from chatparse.adapter import PathSniffer, Peeker, SourceAdapter
 from chatparse.errors import (
     ChatparseWarning,
     ParseWarning,
@@ -75,11 +75,27 @@ def detect(
 
 
 def scan(
-    host: Host | None = None, *, sources: Iterable[str] | str | None = None
+    host: Host | None = None, *, sources: Iterable[str] | str | None = None, peek: bool = False
 ) -> Iterator[ConversationMeta]:
-    """List every conversation of every detected source, without parsing them."""
+    """List every conversation of every detected source, without parsing them.
+
+    Args:
+        host: Where to look; default: this machine.
+        sources: Adapter names to list; default: every registered adapter.
+        peek: Fill each meta's ``title``, ``project_path`` and ``updated_at`` from a bounded
+            read of its conversation (at most 64 KiB of each end), for adapters that can
+            (:class:`~chatparse.adapter.Peeker`); the others' metas are as their scan made them.
+            Default: the stat-only scan, which reads no conversation's content.
+
+    .. versionchanged:: 0.2
+       ``peek``.
+    """
     for found in _detect_with(host or Host(), sources):
-        yield from get_adapter(found.source).scan(found)
+        adapter = get_adapter(found.source)
+        metas = adapter.scan(found)
+        if peek and isinstance(adapter, Peeker):
+            metas = map(adapter.peek, metas)
+        yield from metas
 
 
 def parse(meta: ConversationMeta) -> ParsedConversation:

@@ -393,7 +393,7 @@ def _short(value: str | None, width: int) -> str:
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
-    metas = _api.scan(_host(args), sources=args.source)
+    metas = _api.scan(_host(args), sources=args.source, peek=True)
     if args.json:
         for meta in metas:
             _json_line(to_dict(meta), out)

@@ -36,6 +36,7 @@ from chatparse.adapters.claude_code.locate import (
     stat_of,
     subagent_files,
 )
+from chatparse.adapters.claude_code.peek import peek_transcript
 from chatparse.adapters.claude_code.records import SNIFFED_TYPES
 from chatparse.adapters.claude_code.transcript import Transcript
 from chatparse.adapters.claude_code.usage import count_usages
@@ -159,6 +160,10 @@ class ClaudeCodeAdapter:
             if agent_parent_session(Path(entry.path)) == path.stem
         ]
         yield self._session_meta(file_of(path, path.stat(), has_folder=True), [], legacy)
+
+    def peek(self, meta: ConversationMeta) -> ConversationMeta:
+        """``meta`` with its title, project and last time, from the ends of its file."""
+        return peek_transcript(self, meta)
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse a session file and its sub-agent files into one conversation."""

@@ -32,6 +32,7 @@ from chatparse.adapters.copilot.locate import (
     session_folders,
     with_extra,
 )
+from chatparse.adapters.copilot.peek import peek_session
 from chatparse.adapters.copilot.replay import replay_log
 from chatparse.adapters.copilot.session import Session
 from chatparse.adapters.copilot.transcript import read_transcript
@@ -168,6 +169,10 @@ class CopilotAdapter:
             return
         transcript = workspace / TRANSCRIPTS / f"{path.stem}.jsonl"
         yield with_extra(meta, {"transcript": str(transcript)} if transcript.is_file() else {})
+
+    def peek(self, meta: ConversationMeta) -> ConversationMeta:
+        """``meta`` with its title, project and last time, when its session is small."""
+        return peek_session(self, meta)
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one session: replay or read its file, and merge its transcript when it has one."""
