@@ -71,6 +71,7 @@ INPUTS = (
     "redact",
     "workers",
     "pi-home",
+    "claude-tree-peek",
 )
 SOURCE_OF = {
     "claude-code": "claude-code",
@@ -85,6 +86,7 @@ SOURCE_OF = {
     "redact": "claude-code",
     "workers": "claude-code",
     "pi-home": "pi",
+    "claude-tree-peek": "claude-code",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
@@ -92,6 +94,7 @@ GENERATED_AS = {
     "arrow": "claude-code",
     "redact": "claude-code",
     "workers": "claude-home",
+    "claude-tree-peek": "claude-tree",
 }
 """Rows measured on another row's generated input (or on a generator of their own)."""
 AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact")
@@ -109,6 +112,7 @@ DESCRIPTION = {
     "redact": "redact, Claude Code session",
     "workers": "workers=2, 2,000 sessions + 3 large",
     "pi-home": "Pi home (JSONL tree), parse",
+    "claude-tree-peek": "Claude projects tree, scan(peek=True)",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
 # "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
@@ -124,6 +128,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "arrow": ("<= 1.3x the parse", 1.3),
     "redact": ("<= 1.5x the parse", 1.5),
     "pi-home": ("<= 2.5x per-line decode", 2.5),
+    "claude-tree-peek": ("(no target yet) vs the walk", float("inf")),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -290,6 +295,8 @@ def _usage_step(conversations: Iterator[Any]) -> None:
 
 
 def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
+    if name == "claude-tree-peek":
+        return lambda: _floor_walk(info)
     if name == "pi-home":
         return lambda: _floor_tree_lines(info)
     if name in {"claude-code", "codex", "copilot"}:
@@ -328,11 +335,11 @@ def _prepare_peer(name: str, info: dict[str, Any]) -> Callable[[], int]:
     return lambda: len(peer.load_transcript(Path(info["path"]), silent=True))
 
 
-def _scan_only(home: Path, source: str) -> Callable[[], int]:
+def _scan_only(home: Path, source: str, *, peek: bool = False) -> Callable[[], int]:
     import chatparse  # noqa: PLC0415 -- see _host
 
     host = _host(home)
-    return lambda: sum(1 for _ in chatparse.scan(host, sources=[source]))
+    return lambda: sum(1 for _ in chatparse.scan(host, sources=[source], peek=peek))
 
 
 def _with_parquet(home: Path, source: str) -> Callable[[], int]:
@@ -355,6 +362,7 @@ def _with_usage(home: Path, source: str) -> Callable[[], int]:
 
 _OURS: dict[str, Callable[[Path, str], Callable[[], int]]] = {
     "claude-tree": _scan_only,
+    "claude-tree-peek": lambda home, source: _scan_only(home, source, peek=True),
     "usage-session": _with_usage,
     "usage-tree": _with_usage,
     "arrow": _with_parquet,
