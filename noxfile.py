@@ -10,6 +10,7 @@ live here, not in the package's dependencies.
 from __future__ import annotations
 
 import re
+import secrets
 import shutil
 import sys
 from pathlib import Path
@@ -231,18 +232,29 @@ def fuzz(session: nox.Session) -> None:
     """The robustness tests with a large budget: ``nox -s fuzz -- 2000`` tries 2000 per adapter.
 
     With the budget set, the truncation tests try every byte-prefix of every JSON and JSON Lines
-    fixture (about 128,000) instead of a sample.
+    fixture (about 128,000) instead of a sample. Unlike CI, which runs these tests derandomized,
+    each run draws new examples from a seed it prints first and again on failure:
+    ``nox -s fuzz -- 2000 SEED`` draws the same ones again (each failure also prints the
+    ``@reproduce_failure`` line that replays it alone).
     """
     session.install(".[fast]", *TEST_DEPS)
     examples = session.posargs[0] if session.posargs else "1000"
-    session.run(
-        "pytest",
-        "tests/robustness",
-        "-p",
-        "no:cacheprovider",
-        "--hypothesis-show-statistics",
-        env={"CHATPARSE_FUZZ_EXAMPLES": examples},
-    )
+    seed = session.posargs[1] if len(session.posargs) > 1 else str(secrets.randbelow(2**32))
+    again = f"nox -s fuzz -- {examples} {seed}"
+    session.log(f"fuzz seed {seed}; to draw the same examples again: {again}")
+    try:
+        session.run(
+            "pytest",
+            "tests/robustness",
+            "-p",
+            "no:cacheprovider",
+            "--hypothesis-show-statistics",
+            "--hypothesis-profile=fuzz",
+            f"--hypothesis-seed={seed}",
+            env={"CHATPARSE_FUZZ_EXAMPLES": examples},
+        )
+    except nox.command.CommandFailed:
+        session.error(f"fuzz failed with seed {seed}; to draw the same examples again: {again}")
 
 
 @nox.session(python=PYTHONS[0], default=False)

@@ -1,8 +1,14 @@
-"""Shared test helpers: a minimal in-memory adapter and fake installed distributions."""
+"""Shared test helpers: a minimal in-memory adapter and fake installed distributions.
+
+Also the Hypothesis profiles: on CI (``CI`` set, as CI services do) every property test runs
+derandomized, so a run fails only where the code changed, never on a new draw; ``nox -s fuzz``
+explores with the ``fuzz`` profile and a seed it prints.
+"""
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import textwrap
 import uuid
@@ -11,10 +17,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from chatparse import registry
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, Diagnostics, Message, ParsedConversation, SourceInfo
+
+# Explicit, whatever Hypothesis version is installed (recent ones have a "ci" profile of their
+# own, older ones do not).
+_DEFAULT = settings.get_profile("default")
+settings.register_profile(
+    "ci", _DEFAULT, derandomize=True, database=None, deadline=None, print_blob=True
+)
+settings.register_profile("fuzz", _DEFAULT, database=None, print_blob=True)
+if os.environ.get("CI", "").lower() not in {"", "0", "false"}:
+    settings.load_profile("ci")  # --hypothesis-profile, when given, still wins
 
 
 class NoteAdapter:

@@ -364,13 +364,14 @@ class ToolCall:
             has none.
         name: The tool's name as the source wrote it, such as ``"Bash"`` or ``"read_file"``.
         input: The call's arguments as a JSON value (dicts, lists, str, int, float, bool,
-            None), as the source wrote them. Not frozen: treat it as read-only.
+            None), as the source wrote them, but for base64 payloads, replaced by a placeholder
+            saying their media type and size. Not frozen: treat it as read-only.
         output: The result as text, paired from the record that answered the call; ``None``
             when no result was recorded (an unanswered call).
         is_error: Whether the tool reported a failure; ``None`` when the source does not say.
         result: The result's structured form, when the source recorded one besides the text (a
             JSON value, such as Claude Code's ``toolUseResult``); kept as written so nothing is
-            lost.
+            lost, but for base64 payloads, replaced by a placeholder saying their size.
 
     .. versionadded:: 0.1
     """
@@ -448,8 +449,9 @@ class UnknownRecord:
         where: Where it was found, such as ``"line 17"`` or ``"row composerData:abc"``; a record
             of a part read apart says which (``"transcript: line 3"``).
         type: The record's own type tag, when it had one.
-        raw: The record's text exactly as read (after string repair: lone surrogates become
-            U+FFFD); unlike message text, nothing is removed from it.
+        raw: The record's text as read (after string repair: lone surrogates become U+FFFD);
+            unlike message text, nothing is removed from it but base64 payloads, each replaced
+            by a placeholder saying its size.
         producer_version: The version of the tool that wrote the record, when recorded: an
             unknown shape from a newer version is expected, from a known one it is a gap.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,58 @@ def test_structured_result_repeating_the_output_shares_its_string(tmp_path: Path
     assert call.output == output
     assert call.result == {"stdout": output, "stderr": "", "interrupted": False}
     assert call.result["stdout"] is call.output
+
+
+PNG = base64.b64encode(bytes(range(256)) * 2).decode()  # 512 bytes
+
+
+def test_payloads_in_tool_inputs_and_structured_results_are_dropped(tmp_path: Path) -> None:
+    """An image in a call's input or in its toolUseResult leaves only its type and size."""
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    path = write_session(
+        tmp_path,
+        [
+            user("u1", None, "Post the chart"),
+            assistant(
+                "a1",
+                "u1",
+                [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "mcp__slack__upload",
+                        "input": {"file": f"data:image/png;base64,{PNG}", "channel": "dev"},
+                    }
+                ],
+                ("m", "r"),
+                out=3,
+            ),
+            user(
+                "r1",
+                "a1",
+                [{"type": "tool_result", "tool_use_id": "t1", "content": [image]}],
+                toolUseResult=[{"type": "text", "text": "posted"}, image],
+            ),
+        ],
+    )
+    conversation = parse_one(path)  # the kit's check: no payload in any field
+    (call,) = conversation.messages[1].tool_calls
+    assert call.input == {"file": "[image: image/png, 512 bytes]", "channel": "dev"}
+    assert call.result == [
+        {"type": "text", "text": "posted"},
+        {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": "image/png",
+                "data": "[image: image/png, 512 bytes]",
+            },
+        },
+    ]
+    # The image is counted once, from the result's block; the copies add none.
+    assert [(i.media_type, i.byte_size) for i in conversation.messages[1].images] == [
+        ("image/png", 512)
+    ]
 
 
 def test_unknown_record_keeps_its_raw_line(tmp_path: Path) -> None:

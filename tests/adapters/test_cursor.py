@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
@@ -419,6 +423,30 @@ def test_data_uri_images_are_counted_not_kept(tmp_path: Path) -> None:
     assert [image.media_type for image in message.images] == ["image/png"]
 
 
+PNG = base64.b64encode(bytes(range(256)) * 2).decode()  # 512 bytes
+
+
+def test_payloads_in_tool_arguments_and_results_are_dropped(tmp_path: Path) -> None:
+    """An MCP tool's screenshot in its JSON result, an image in its arguments: type and size."""
+    screenshot = {"type": "image", "data": PNG, "mimeType": "image/png"}
+    tool = {
+        "name": "mcp_browser_screenshot",
+        "toolCallId": "t1",
+        "status": "completed",
+        "params": json.dumps({"compare_with": f"data:image/png;base64,{PNG}"}),
+        "result": json.dumps({"content": [{"type": "text", "text": "shot"}, screenshot]}),
+    }
+    global_db(
+        tmp_path,
+        [document("c1", ["b"]), bubble("c1", "b", kind=2, text="", toolFormerData=tool)],
+    )
+    (call,) = parse(scan(tmp_path)["c1"]).messages[0].tool_calls  # no payload in any field
+    assert call.input == {"compare_with": "[image: image/png, 512 bytes]"}
+    assert call.output is not None
+    assert PNG not in call.output
+    assert json.loads(call.output)["content"][1]["mimeType"] == "image/png"
+
+
 def test_bubble_values_are_decoded_from_their_stored_bytes(tmp_path: Path) -> None:
     """Values handed to the JSON decoder as bytes read as they did decoded to ``str`` first.
 
@@ -542,19 +570,95 @@ def exclusive_lock(path: Path) -> Iterator[None]:
 
 
 def test_a_locked_global_database_never_crashes_the_scan(tmp_path: Path) -> None:
-    """With the global DB locked, scan still lists the heads and parse says the DB is locked."""
+    """With the global DB locked, scan passes it over, the heads it holds too; explain says so."""
     db = global_db(tmp_path, [document("c1", ["b"]), bubble("c1", "b")])
     workspace_db(tmp_path, "w", "file:///proj", [heads("c1")])
     adapter = CursorAdapter(busy_timeout=0.05)
     with exclusive_lock(db):
         with pytest.warns(SkippedSourceWarning, match=r"passed over .*state\.vscdb: .*locked"):
-            metas = scan(tmp_path, adapter)
-        assert list(metas) == ["c1"]
-        with pytest.raises(SourceUnavailableError, match="locked") as raised:
-            adapter.parse(metas["c1"])
-        assert raised.value.cause is UnavailableCause.LOCKED
+            assert scan(tmp_path, adapter) == {}
         assert any("cannot be read" in line for line in adapter.explain(host(tmp_path)))
     assert len(parse(scan(tmp_path)["c1"]).messages) == 1
+
+
+LOCKER = """
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)
+connection.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.readline()
+connection.execute("ROLLBACK")
+"""
+BUSY = 0.5  # seconds: the adapter's busy timeout in the tests below
+
+
+@contextmanager
+def locked_by_another_process(path: Path) -> Iterator[None]:
+    """Another program holds an EXCLUSIVE lock on the database for the block."""
+    with subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        try:
+            assert process.stdout.readline() == "locked\n"
+            yield
+        finally:
+            process.stdin.close()
+            process.wait(timeout=30)
+
+
+def parse_all_unavailable(
+    adapter: CursorAdapter, metas: list[ConversationMeta]
+) -> list[UnavailableCause]:
+    """Parse every meta in one parsing() block, each raising; the causes, in order."""
+    causes = []
+    with adapter.parsing() as parse_one:
+        for meta in metas:
+            with pytest.raises(SourceUnavailableError) as raised:
+                parse_one(meta)
+            causes.append(raised.value.cause)
+    return causes
+
+
+def two_heads_in_one_store(home: Path) -> Path:
+    rows = [document("c1", ["b"]), bubble("c1", "b"), document("c2", ["b"]), bubble("c2", "b")]
+    db = global_db(home, rows)
+    workspace_db(home, "w", "file:///proj", [heads("c1", "c2")])
+    return db
+
+
+def test_a_store_locked_at_scan_costs_one_busy_wait(tmp_path: Path) -> None:
+    """Scan waits once for the lock and passes the store over: nothing listed waits again."""
+    db = two_heads_in_one_store(tmp_path)
+    adapter = CursorAdapter(busy_timeout=BUSY)
+    found = adapter.detect(host(tmp_path))
+    assert found is not None
+    with locked_by_another_process(db):
+        started = time.monotonic()
+        with pytest.warns(SkippedSourceWarning, match="locked by another program"):
+            metas = list(adapter.scan(found))
+        causes = parse_all_unavailable(adapter, metas)
+        waited = time.monotonic() - started
+    assert (metas, causes) == ([], [])
+    assert BUSY <= waited < 1.5 * BUSY
+
+
+def test_a_store_locked_after_scan_costs_one_busy_wait_per_parsing_block(tmp_path: Path) -> None:
+    """Listed before the lock, parsed under it: the first parse waits, the next one does not."""
+    db = two_heads_in_one_store(tmp_path)
+    adapter = CursorAdapter(busy_timeout=BUSY)
+    metas = list(scan(tmp_path, adapter).values())
+    assert len(metas) == 2
+    with locked_by_another_process(db):
+        started = time.monotonic()
+        causes = parse_all_unavailable(adapter, metas)
+        waited = time.monotonic() - started
+    assert causes == [UnavailableCause.LOCKED] * 2
+    assert BUSY <= waited < 1.5 * BUSY
 
 
 def test_a_file_that_is_not_sqlite_is_skipped_by_scan(tmp_path: Path) -> None:

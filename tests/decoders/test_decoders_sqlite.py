@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -632,3 +633,24 @@ def test_a_writer_committing_makes_us_report_locked(tmp_path: Path) -> None:
             assert caught.value.path == str(path)
             assert caught.value.cause is UnavailableCause.LOCKED
         assert commit(writer) == "committed"
+
+
+def test_a_snapshot_waits_for_a_lock_once(tmp_path: Path) -> None:
+    """Once a read gave up on the lock, every later read through the snapshot raises at once."""
+    path = tmp_path / "state.vscdb"
+    make_db(path, "delete", {"k0": "0"})
+    busy = 0.3
+    with writer_process(path, "BEGIN EXCLUSIVE") as writer:
+        with open_snapshot(path, busy_timeout=busy) as snapshot:
+            waits = []
+            for read in (lambda: snapshot.get("kv", "k0"), snapshot.tables, snapshot.tables):
+                started = time.monotonic()
+                with pytest.raises(SourceUnavailableError, match="locked") as caught:
+                    read()
+                waits.append(time.monotonic() - started)
+                assert caught.value.cause is UnavailableCause.LOCKED
+        assert waits[0] >= busy
+        assert waits[1] + waits[2] < busy / 2  # the second and third waited for nothing
+        assert commit(writer) == "committed"
+    with open_snapshot(path, busy_timeout=busy) as snapshot:  # a new snapshot tries again
+        assert snapshot.get("kv", "k0") is not None

@@ -97,11 +97,56 @@ def test_input_as_deep_as_the_decoders_accept_is_checked_not_crashed() -> None:
     assert "[0]" * (MAX_DEPTH - 2) + ".content holds a base64-looking payload" in problem
 
 
-def test_unknown_raw_text_is_exempt_from_the_base64_check() -> None:
-    """An unknown record keeps its raw text verbatim, payload and all."""
-    unknown = UnknownRecord(where="line 1", type="image", raw=PNG)
+@pytest.mark.parametrize(
+    ("field", "path"),
+    [
+        ("result", "$.messages[0].tool_calls[0].result.file.base64"),
+        ("raw", "$.diagnostics.unknown[0].raw"),
+    ],
+)
+def test_base64_found_in_every_field(field: str, path: str) -> None:
+    """A structured tool result and a record kept raw are walked like any other string."""
+    result = {"file": {"base64": PNG}} if field == "result" else None
+    call = ToolCall(id="t", name="Read", output="[image]", result=result)
+    raw = f'{{"data": "{PNG}"}}' if field == "raw" else "{}"
+    unknown = UnknownRecord(where="line 2", type="image", raw=raw)
     diagnostics = Diagnostics(records_seen=2, records_used=1, unknown=[unknown])
-    assert check_conversation(conversation(diagnostics=diagnostics)) == []
+    message = Message(id="m1", role="assistant", tool_calls=[call])
+    [problem] = check_conversation(conversation(messages=[message], diagnostics=diagnostics))
+    assert f"{path} holds a base64-looking payload" in problem
+
+
+RESULT = ToolCall(id="t1", name="Bash", output="3 passed")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Message(id="m2", role="user", tool_calls=[RESULT]),
+        Message(id="m2", role="user", text=" \n", tool_calls=[RESULT, RESULT]),
+    ],
+)
+def test_a_user_turn_made_only_of_tool_results_is_found(message: Message) -> None:
+    """Tool output on a user message of kind "message", with nothing typed, is a result."""
+    call = Message(id="m1", role="assistant", tool_calls=[ToolCall(id="t1", name="Bash")])
+    diagnostics = Diagnostics(records_seen=2, records_used=2)
+    [problem] = check_conversation(conversation(messages=[call, message], diagnostics=diagnostics))
+    assert "message 'm2' is a user turn (kind 'message') made only of tool results" in problem
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Message(id="m2", role="user", kind="tool_result", text="3 passed"),
+        Message(id="m2", role="user", text="and now?", tool_calls=[RESULT]),
+        Message(id="m2", role="assistant", tool_calls=[RESULT]),
+        Message(id="m2", role="user", text="3 passed"),  # typed, or a result: no way to tell
+    ],
+)
+def test_what_is_not_a_turn_made_of_tool_results(message: Message) -> None:
+    """An orphan result's own kind, a turn with text, the assistant's calls all pass."""
+    diagnostics = Diagnostics(records_seen=1, records_used=1)
+    assert check_conversation(conversation(messages=[message], diagnostics=diagnostics)) == []
 
 
 def test_lone_surrogate_in_a_key_is_found() -> None:

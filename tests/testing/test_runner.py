@@ -8,12 +8,13 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import closing
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import count
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from attrs import evolve
 
 from chatparse import (
     ConversationMeta,
@@ -465,6 +466,46 @@ class NotJson(LineAdapter):
         return {"messages": [message], "diagnostics": Diagnostics(records_seen=1, records_used=1)}
 
 
+class MtimeTimes(LineAdapter):
+    """Takes the conversation's start from its file: deterministic, and invented."""
+
+    def fields_for(self, meta: ConversationMeta) -> dict[str, Any]:
+        return {"created_at": meta.mtime}
+
+
+class ClockTimes(LineAdapter):
+    """Stamps each message with today's date: the same on every parse of a day, and invented."""
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        conversation = super().parse(meta)
+        today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        messages = [evolve(message, timestamp=today) for message in conversation.messages]
+        return evolve(conversation, messages=messages)
+
+
+_NEXT_YEAR = datetime.now(UTC) + timedelta(days=365)
+
+
+class ExpiresSoon(LineAdapter):
+    """Refuses to parse once the clock passes a date: the moved clock's parse raises."""
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        if datetime.now(UTC) > _NEXT_YEAR:
+            msg = "this reader has expired"
+            raise RuntimeError(msg)
+        return super().parse(meta)
+
+
+class ResultsAsTurns(LineAdapter):
+    """Reads a line "result: ..." as a user turn holding the tool's output, not as a result."""
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        conversation = super().parse(meta)
+        result = ToolCall(id="t1", name="Bash", output=conversation.messages[0].text)
+        first = evolve(conversation.messages[0], text="", tool_calls=[result])
+        return evolve(conversation, messages=[first, *conversation.messages[1:]])
+
+
 BROKEN: list[tuple[type[LineAdapter], str]] = [
     (WrongDetectType, "detect() must return SourceInfo or None, got str"),
     (WrongScanType, "scan() must return ConversationMeta items, got dict"),
@@ -484,6 +525,10 @@ BROKEN: list[tuple[type[LineAdapter], str]] = [
     (ParseRaises, "parse() of conversation 'two'"),
     (DetectRaises, "detect() raised ValueError: no idea about linux"),
     (SubagentDuplicates, "conversation 'one' > subagent 'one-child': message ids are not unique"),
+    (MtimeTimes, "with every file's modification time moved, the output changed"),
+    (ClockTimes, "with the clock moved, the output changed"),
+    (ExpiresSoon, "with the clock moved, parse() of conversation 'one'"),
+    (ResultsAsTurns, "user turn (kind 'message') made only of tool results"),
 ]
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from attrs import define, evolve, field, frozen
 
 from chatparse.decoders.jsonl import read_spans
+from chatparse.adapter.payloads import strip_payloads
 from chatparse.decoders.text import repair_surrogates
 from chatparse.model import Diagnostics, UnknownRecord
 
@@ -96,7 +97,7 @@ class Ledger:
             UnknownRecord(
                 where=where,
                 type=kind,
-                raw=repair_surrogates(raw),
+                raw=strip_payloads(repair_surrogates(raw))[0],
                 producer_version=producer_version,
             )
         )
@@ -178,7 +179,7 @@ def _read_unknown(items: list[UnknownRecord | _Span]) -> list[UnknownRecord]:
         else UnknownRecord(
             where=item.where,
             type=item.kind,
-            raw=texts[id(item)],
+            raw=strip_payloads(texts[id(item)])[0],
             producer_version=item.producer_version,
         )
         for item in items

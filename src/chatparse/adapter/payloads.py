@@ -125,8 +125,9 @@ def strip_payloads(text: str) -> tuple[str, tuple[ImageRef, ...]]:
     (``[image: image/png, 1234 bytes]``, and an :class:`~chatparse.model.ImageRef`); every other
     run :func:`looks_like_base64` reports, with its ``=`` padding, by ``[base64: 1234 bytes]``.
     Every other character is kept: a record's raw JSON text stays JSON, its other fields as
-    they were. Use it where a text may hold a payload anywhere (a record kept raw); a run that
-    is not a whole JSON value is what it costs to look for.
+    they were. Use it where a payload may sit anywhere in a text (a record kept raw, a tool's
+    result written as JSON text): it reads the whole text, which :func:`drop_payloads` does not
+    do for every string of a value.
 
     .. versionadded:: 0.2
     """

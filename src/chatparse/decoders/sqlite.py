@@ -11,7 +11,10 @@ runs. Reading them must not disturb the editor or the user's data, so a :class:`
   while an adapter works through the rows. Each batch is a consistent view; two batches may see
   different commits. A query whose rows fit in one batch costs one transaction;
 - waits at most about two seconds for a lock (``busy_timeout``), then raises
-  :class:`~chatparse.errors.SourceUnavailableError` saying the file is locked.
+  :class:`~chatparse.errors.SourceUnavailableError` saying the file is locked. It waits once:
+  a snapshot that gave up on a lock raises at once on every later read, so a job that reads a
+  locked store through one snapshot (a scan, a ``parsing()`` block) waits once, not once per
+  read. Open a new snapshot to try again.
 
 How a database is opened depends on what is beside it:
 
@@ -182,6 +185,7 @@ class Snapshot:
         self._wal = _read_header(path, self._name)[19] == _WAL_FORMAT
         self._immutable = False
         self._stamp: tuple[int, int, int] | None = None
+        self._gave_up = False  # on a lock, once: every later read says so at once
         self._connection = self._connect()
 
     def __enter__(self) -> Self:
@@ -449,6 +453,8 @@ class Snapshot:
 
     def _retrying(self, table: str, read: Callable[[], _T]) -> _T:
         """``read()``, again while the database is busy or an unlocked read met a writer."""
+        if self._gave_up:
+            raise _locked(self._name, f" (table {table}; it was locked at an earlier read)")
         deadline = time.monotonic() + self._busy_timeout
         while True:
             try:
@@ -456,6 +462,7 @@ class Snapshot:
             except sqlite3.DatabaseError as exc:
                 busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF in _BUSY_CODES
                 if not (busy or self._moved()) or time.monotonic() >= deadline:
+                    self._gave_up = busy
                     raise _unavailable(self._name, exc, table) from exc
                 if busy:
                     time.sleep(0.01)
@@ -648,17 +655,21 @@ def _columns(columns: Sequence[str]) -> str:
     return ", ".join(_quote(column) for column in columns)
 
 
+def _locked(name: str, where: str) -> SourceUnavailableError:
+    return SourceUnavailableError(
+        name,
+        f"the database is locked by another program{where}",
+        "Retry in a moment, or close the program that is writing it.",
+        UnavailableCause.LOCKED,
+    )
+
+
 def _unavailable(name: str, exc: sqlite3.Error, table: str) -> SourceUnavailableError:
     notes = "; ".join(getattr(exc, "__notes__", ()))
     where = f" (table {table}{', ' + notes if notes else ''})" if table else ""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     if code in _BUSY_CODES:
-        return SourceUnavailableError(
-            name,
-            f"the database is locked by another program{where}",
-            "Retry in a moment, or close the program that is writing it.",
-            UnavailableCause.LOCKED,
-        )
+        return _locked(name, where)
     if code in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}:
         return SourceUnavailableError(
             name,

@@ -1,4 +1,7 @@
-"""The temporary home a case runs in: fixed mtimes, before/after snapshots, lock and read checks."""
+"""The temporary home a case runs in: fixed mtimes, before/after snapshots, lock and read checks.
+
+Also the clock the adapter sees, which a case moves to prove that no time is taken from it.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +13,10 @@ import sqlite3
 import stat
 import sys
 import threading
-from collections.abc import Collection, Iterator, Mapping
+import time
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 from urllib.parse import unquote
@@ -23,6 +27,7 @@ __all__ = [
     "Snapshot",
     "compare_snapshots",
     "find_locked_databases",
+    "moved_clock",
     "scan_reads",
     "set_mtimes",
     "snapshot",
@@ -36,16 +41,21 @@ _SHM_SUFFIX: Final = "-shm"
 _LOCK_TIMEOUT: Final = 0.05
 
 
-def set_mtimes(home: Path, default: datetime, overrides: Mapping[str, datetime]) -> None:
-    """Give every file and folder under ``home`` a fixed modification time."""
-    stamp = default.timestamp()
+def set_mtimes(
+    home: Path,
+    default: datetime,
+    overrides: Mapping[str, datetime],
+    moved: timedelta = timedelta(0),
+) -> None:
+    """Give every file and folder under ``home`` a fixed modification time, ``moved`` later."""
+    stamp = (default + moved).timestamp()
     for directory, dirs, files in os.walk(home, topdown=False):
         for name in (*files, *dirs, ""):
             path = Path(directory, name) if name else Path(directory)
             if path.is_symlink():
                 continue
             relative = path.relative_to(home).as_posix()
-            when = overrides[relative].timestamp() if relative in overrides else stamp
+            when = (overrides[relative] + moved).timestamp() if relative in overrides else stamp
             os.utime(path, (when, when))
 
 
@@ -227,3 +237,125 @@ def scan_reads(opened: list[str], home: Path, *, allowed: bool | Collection[str]
         if f"~/{relative}" not in found:
             found.append(f"~/{relative}")
     return found
+
+
+# --- the clock ---------------------------------------------------------------------------------
+
+_REAL_DATETIME: Final = datetime
+_REAL_DATE: Final = date
+_REAL_CLOCK: Final = {
+    name: getattr(time, name) for name in ("time", "time_ns", "localtime", "gmtime", "ctime")
+}
+
+
+class _Either(type):
+    """What the stand-in classes answer to ``isinstance``: the real class's instances."""
+
+    real: type
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, cls.real)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, cls.real)
+
+
+def _moved_classes(offset: timedelta) -> tuple[type, type]:
+    """Stand-ins for ``datetime`` and ``date`` whose "now" is ``offset`` away.
+
+    Everything else is the real class's: a value made through them is a real ``datetime``.
+    """
+
+    class MovedDatetime(datetime, metaclass=_Either):
+        real = _REAL_DATETIME
+
+        def __new__(cls, *args: Any, **kwargs: Any) -> datetime:  # type: ignore[misc]  # a real one
+            return _REAL_DATETIME(*args, **kwargs)
+
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]  # moved
+            return _REAL_DATETIME.now(tz) + offset
+
+        @classmethod
+        def utcnow(cls) -> datetime:  # type: ignore[override]  # moved
+            return _REAL_DATETIME.now(UTC).replace(tzinfo=None) + offset
+
+        @classmethod
+        def today(cls) -> datetime:  # type: ignore[override]  # moved
+            return _REAL_DATETIME.now() + offset
+
+    class MovedDate(date, metaclass=_Either):
+        real = _REAL_DATE
+
+        def __new__(cls, *args: Any, **kwargs: Any) -> date:  # type: ignore[misc]  # a real one
+            return _REAL_DATE(*args, **kwargs)
+
+        @classmethod
+        def today(cls) -> date:  # type: ignore[override]  # moved
+            return (_REAL_DATETIME.now() + offset).date()
+
+    return MovedDatetime, MovedDate
+
+
+def _moved_functions(offset: timedelta) -> dict[str, Any]:
+    """Stand-ins for the :mod:`time` functions that read the wall clock."""
+    seconds = offset.total_seconds()
+    real = _REAL_CLOCK
+
+    def moved_time() -> float:
+        return float(real["time"]()) + seconds
+
+    def at(secs: float | None) -> float:
+        return moved_time() if secs is None else secs
+
+    return {
+        "time": moved_time,
+        "time_ns": lambda: int(real["time_ns"]()) + int(seconds * 1e9),
+        "localtime": lambda secs=None: real["localtime"](at(secs)),
+        "gmtime": lambda secs=None: real["gmtime"](at(secs)),
+        "ctime": lambda secs=None: real["ctime"](at(secs)),
+    }
+
+
+@contextmanager
+def moved_clock(offset: timedelta, packages: Iterable[str]) -> Iterator[None]:
+    """Inside the block, the wall clock reads ``offset`` away from the real one.
+
+    ``time.time()`` and friends, ``datetime.now()``, ``utcnow()`` and ``today()``,
+    ``date.today()``: through the :mod:`time` and :mod:`datetime` modules, and through the names
+    that modules of ``packages`` (and their submodules) imported from them (``from datetime
+    import datetime``). A clock read by other means (C code, another library) is not moved. Not
+    thread-safe: the modules are changed for the whole process while the block runs.
+    """
+    moved_datetime, moved_date = _moved_classes(offset)
+    functions = _moved_functions(offset)
+    stand_ins: dict[int, Any] = {id(_REAL_DATETIME): moved_datetime, id(_REAL_DATE): moved_date}
+    stand_ins |= {id(_REAL_CLOCK[name]): function for name, function in functions.items()}
+    changed: list[tuple[object, str, object]] = []
+
+    def replace(owner: object, name: str, value: object) -> None:
+        changed.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, value)
+
+    try:
+        replace(sys.modules["datetime"], "datetime", moved_datetime)
+        replace(sys.modules["datetime"], "date", moved_date)
+        for name, function in functions.items():
+            replace(time, name, function)
+        for module in _modules_of(packages):
+            for name, value in list(vars(module).items()):
+                if id(value) in stand_ins and value is not stand_ins[id(value)]:
+                    replace(module, name, stand_ins[id(value)])
+        yield
+    finally:
+        for owner, name, value in reversed(changed):
+            setattr(owner, name, value)
+
+
+def _modules_of(packages: Iterable[str]) -> list[Any]:
+    prefixes = tuple(packages)
+    return [
+        module
+        for name, module in list(sys.modules.items())
+        if any(name == prefix or name.startswith(f"{prefix}.") for prefix in prefixes)
+    ]

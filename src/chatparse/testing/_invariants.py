@@ -2,51 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any, Final
 
+from chatparse.adapter.payloads import BASE64_LIMIT, looks_like_base64
 from chatparse.errors import ModelError
 from chatparse.model import ParsedConversation
 from chatparse.serialize import deep_enough, from_dict, json_text, to_dict
 
 __all__ = ["BASE64_LIMIT", "check_conversation", "looks_like_base64"]
 
-BASE64_LIMIT: Final = 100
-"""The longest base64-looking run of characters a string may keep. Image payloads are dropped
-at the boundary (only an :class:`~chatparse.model.ImageRef` remains); anything longer than this
-that looks like base64 is a payload that slipped through."""
-
-_RUNS: Final = (
-    re.compile(rf"[A-Za-z0-9+/]{{{BASE64_LIMIT + 1},}}"),
-    re.compile(rf"[A-Za-z0-9_-]{{{BASE64_LIMIT + 1},}}"),
-)
 _EXAMPLES: Final = 5
-# Where strings are kept verbatim by design: an unknown record's raw text is never rewritten.
-_VERBATIM: Final = re.compile(r"\$\.diagnostics\.unknown\[\d+\]\.raw")
-
-
-def looks_like_base64(text: str) -> bool:
-    """Whether ``text`` holds a base64 (or URL-safe base64) run longer than :data:`BASE64_LIMIT`.
-
-    A run must mix upper case, lower case and digits, and its separators (``/``, or ``-`` and
-    ``_``) must be rare, as in random data: deep paths and long identifiers are not payloads.
-
-    .. versionadded:: 0.1
-    """
-    for pattern, separators in zip(_RUNS, ("/", "-_"), strict=True):
-        for match in pattern.finditer(text):
-            run = match.group()
-            if not (
-                any(c.isupper() for c in run)
-                and any(c.islower() for c in run)
-                and any(c.isdigit() for c in run)
-            ):
-                continue
-            if sum(run.count(s) for s in separators) * 16 <= len(run):
-                return True
-    return False
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -92,10 +59,11 @@ def check_conversation(conversation: ParsedConversation, *, label: str = "") -> 
     Checks, for the conversation and each of its sub-agents: ``to_dict(c)`` is plain JSON data
     and ``from_dict(to_dict(c)) == c``;
     every string (keys included) is well-formed Unicode; no base64 payload longer than
-    :data:`BASE64_LIMIT` characters survives (an unknown record's ``raw`` text is exempt: it is
-    kept verbatim by design); message ids are unique; :attr:`Diagnostics.balanced` holds; every
-    usage has the one meaning (cache reads and writes are parts of ``input_tokens``, reasoning
-    a part of ``output_tokens``).
+    :data:`BASE64_LIMIT` characters survives, in any field (tool inputs and results, unknown
+    records' ``raw`` text included); message ids are unique; :attr:`Diagnostics.balanced`
+    holds; every usage has the one meaning (cache reads and writes are parts of
+    ``input_tokens``, reasoning a part of ``output_tokens``); no user turn (a user message of
+    kind ``"message"``) is made only of tool results.
 
     Args:
         conversation: What an adapter's ``parse`` returned.
@@ -121,7 +89,7 @@ def _check_strings(data: dict[str, Any], who: str) -> list[str]:
     for path, text in _strings(own, "$"):
         if not _well_formed(text):
             broken.append(f"{who}: {path} is not well-formed Unicode (a lone surrogate)")
-        elif not _VERBATIM.fullmatch(path) and looks_like_base64(text):
+        elif looks_like_base64(text):
             payloads.append(
                 f"{who}: {path} holds a base64-looking payload over {BASE64_LIMIT} characters"
             )
@@ -162,6 +130,7 @@ def _check(conversation: ParsedConversation, who: str) -> list[str]:
             f"{accounted}"
         )
     problems += _limited(list(_usage_problems(conversation, who)))
+    problems += _limited(list(_tool_result_turns(conversation, who)))
     for subagent in conversation.subagents:
         problems += _check(subagent, f"{who} > subagent {subagent.id!r}")
     return problems
@@ -186,4 +155,27 @@ def _usage_problems(conversation: ParsedConversation, who: str) -> Iterator[str]
             yield (
                 f"{where}: reasoning_tokens ({reasoning}) exceed output_tokens ({output}); "
                 "output_tokens must count every generated token, reasoning included"
+            )
+
+
+def _tool_result_turns(conversation: ParsedConversation, who: str) -> Iterator[str]:
+    """User turns made only of tool results: a tool's output read as something a person typed.
+
+    A user message of kind ``"message"`` is a turn a person typed. One that carries tool calls
+    (their results) and neither text nor an image is a tool result dressed as a turn: results
+    belong to the calls that asked for them.
+    """
+    for message in conversation.messages:
+        if (
+            message.tool_calls
+            and message.role == "user"
+            and message.kind == "message"
+            and not message.images
+            and (not message.text or message.text.isspace())
+        ):
+            yield (
+                f"{who}: message {message.id!r} is a user turn (kind 'message') made only of "
+                f"tool results ({len(message.tool_calls)} tool call(s), no text, no image). A "
+                "result goes into the ToolCall.output of the call that asked for it, or into a "
+                "message of kind 'tool_result' when that call is not in the conversation"
             )

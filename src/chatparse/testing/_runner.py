@@ -8,10 +8,11 @@ import tempfile
 import traceback
 import warnings
 from collections.abc import Collection, Iterable
+from datetime import timedelta
 from pathlib import Path
 from typing import Final
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 import chatparse
 from chatparse.adapter import ContentScanner
@@ -24,6 +25,7 @@ from chatparse.testing._golden import golden_diff, render_golden
 from chatparse.testing._home import (
     compare_snapshots,
     find_locked_databases,
+    moved_clock,
     scan_reads,
     set_mtimes,
     snapshot,
@@ -126,12 +128,20 @@ def _allowed_reads(adapter: chatparse.SourceAdapter) -> bool | Collection[str] |
 
 
 class _Exercise:
-    """detect → scan → parse twice, collecting problems instead of stopping at the first."""
+    """detect → scan → parse twice, collecting problems instead of stopping at the first.
 
-    def __init__(self, case: Case, adapter: chatparse.SourceAdapter, home: Path) -> None:
+    ``again`` says why this is a second run (an invariant comparing its output to the first
+    run's): then each conversation is parsed once and checked only by that comparison, scan
+    reads are not watched, and warnings are not issued a second time.
+    """
+
+    def __init__(
+        self, case: Case, adapter: chatparse.SourceAdapter, home: Path, again: str = ""
+    ) -> None:
         self.case = case
         self.adapter = adapter
         self.home = home
+        self.again = again
         self.problems: list[str] = []
         self.detected: SourceInfo | None = None
         self.conversations: list[ParsedConversation] = []
@@ -139,7 +149,7 @@ class _Exercise:
         self.complete = False
 
     def say(self, message: str) -> None:
-        self.problems.append(f"[{self.case.name}] {message}")
+        self.problems.append(f"[{self.case.name}] {self.again}{message}")
 
     def run(self) -> None:
         """Exercise the adapter; what it said it passed over goes to ``skipped_sources``.
@@ -155,7 +165,7 @@ class _Exercise:
                 message = str(warning.message)
                 if message not in self.skipped_sources:
                     self.skipped_sources.append(message)
-            else:
+            elif not self.again:
                 warnings.warn_explicit(
                     warning.message, warning.category, warning.filename, warning.lineno
                 )
@@ -198,7 +208,7 @@ class _Exercise:
             wrong = next(m for m in listed if not isinstance(m, ConversationMeta))
             self.say(_wrong_type("scan()", "ConversationMeta items", wrong))
             return None
-        for path in scan_reads(opened, self.home, allowed=allowed):
+        for path in () if self.again else scan_reads(opened, self.home, allowed=allowed):
             self.say(
                 f"scan() opened {path}: scan must list conversations by stat, without reading "
                 f"them. If this source's container must be read to list it, declare "
@@ -211,7 +221,7 @@ class _Exercise:
         who = f"conversation {meta.id!r}"
         try:
             first: object = self.adapter.parse(meta)
-            second: object = self.adapter.parse(meta)
+            second: object = first if self.again else self.adapter.parse(meta)
         except Exception as exc:  # noqa: BLE001 -- any failure of the adapter is the finding
             self.say(_error(f"parse() of {who} ({meta.path})", exc))
             return False
@@ -219,6 +229,8 @@ class _Exercise:
             self.say(_wrong_type(f"parse() of {who}", "a ParsedConversation", first))
             return False
         self.conversations.append(first)
+        if self.again:
+            return True
         if first.source != self.adapter.name:
             self.say(f"{who}: source is {first.source!r}, not the adapter's {self.adapter.name!r}")
         if first != second:
@@ -242,9 +254,92 @@ def _run_in(case: Case, adapter: chatparse.SourceAdapter, workdir: Path) -> _Exe
         after = snapshot(home)
         for change in compare_snapshots(before, after):
             exercise.say(f"the adapter changed the home: {change}")
+        if exercise.complete:
+            exercise.problems += _invented_times(exercise)
         for locked in find_locked_databases(home):
             exercise.say(f"the adapter left a database locked: {locked}")
     return exercise
+
+
+# --- times taken from the files or the clock --------------------------------------------------
+
+MTIME_MOVE: Final = -timedelta(days=400, hours=5, minutes=17, seconds=23, microseconds=250_000)
+"""How far every file's modification time is moved for the second parse of a case."""
+CLOCK_MOVE: Final = timedelta(days=3653, hours=7, minutes=13, seconds=17, microseconds=500_000)
+"""How far the clock is moved for the third parse of a case."""
+
+_FROM_MTIME: Final = (
+    "a time (or anything else) taken from a file's modification time is invented: only "
+    "ConversationMeta.mtime and fingerprint may follow it"
+)
+_FROM_CLOCK: Final = "a time taken from the clock is invented: 'now' is no time of a conversation"
+
+
+def _invented_times(first: _Exercise) -> list[str]:
+    """Parse the case again with every file's mtime moved, then with the clock moved.
+
+    Both must give what the first run gave (file times aside, for the first): an adapter that
+    takes a conversation's time from either invents it, however deterministic it looks.
+    """
+    case, home = first.case, first.home
+    set_mtimes(home, case.mtime, case.mtimes, moved=MTIME_MOVE)
+    try:
+        problems = _again(
+            first, "with every file's modification time moved", _FROM_MTIME, file_times=False
+        )
+    finally:
+        set_mtimes(home, case.mtime, case.mtimes)
+    with moved_clock(CLOCK_MOVE, [_package_of(first.adapter)]):
+        problems += _again(first, "with the clock moved", _FROM_CLOCK, file_times=True)
+    return problems
+
+
+def _again(first: _Exercise, how: str, invented: str, *, file_times: bool) -> list[str]:
+    """Run the adapter once more; what differs from ``first`` is reported, saying ``how``.
+
+    ``file_times``: whether the files' own times (``ConversationMeta.mtime`` and the
+    fingerprint, which may follow them) are compared too.
+    """
+    again = _Exercise(first.case, first.adapter, first.home, again=f"{how}, ")
+    again.run()
+    if not again.complete:
+        return again.problems
+    expected = _comparable(first, file_times=file_times)
+    actual = _comparable(again, file_times=file_times)
+    if expected is None or actual is None or expected == actual:
+        return []
+    diff = golden_diff(expected, actual, name="first run")
+    return [f"[{first.case.name}] {how}, the output changed; {invented}\n{diff}".rstrip()]
+
+
+def _comparable(exercise: _Exercise, *, file_times: bool) -> str | None:
+    """The run's output in golden form, without the files' own times unless ``file_times``."""
+    conversations = exercise.conversations
+    if not file_times:
+        conversations = [_without_file_times(c) for c in conversations]
+    try:
+        return render_golden(
+            exercise.detected,
+            conversations,
+            home=exercise.home,
+            skipped_sources=exercise.skipped_sources,
+        )
+    except (TypeError, ValueError):  # not JSON: the first run said so
+        return None
+
+
+def _without_file_times(conversation: ParsedConversation) -> ParsedConversation:
+    return evolve(
+        conversation,
+        meta=evolve(conversation.meta, mtime=None, fingerprint=""),
+        subagents=[_without_file_times(subagent) for subagent in conversation.subagents],
+    )
+
+
+def _package_of(adapter: chatparse.SourceAdapter) -> str:
+    """The package the adapter's class is defined in, whose modules see the moved clock."""
+    module = type(adapter).__module__
+    return module.rpartition(".")[0] or module
 
 
 def run_case(
@@ -260,6 +355,9 @@ def run_case(
     * no step raises, and each conversation's ``source`` is the adapter's name;
     * parsing twice gives equal results, and :func:`check_conversation` holds for each;
     * nothing under the home was created, deleted, changed or left locked;
+    * parsing the case again with every file's modification time moved (400 days back) gives
+      the same output, ``ConversationMeta.mtime`` and ``fingerprint`` aside, and so does
+      parsing it with the clock moved (ten years ahead): a time taken from either is invented;
     * ``scan`` opened no file under the home, unless the adapter declares
       ``scan_reads_content = True`` (or a collection of glob patterns, matched against the
       path relative to the home, naming the files it may open);

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from chatparse.adapter import as_nonempty_text, strip_images
+from chatparse.adapter import as_nonempty_text, drop_payloads, strip_images
 from chatparse.adapters.claude_code.content import (
     block_image,
     blocks_of,
@@ -122,8 +122,10 @@ def _tool_result(
                 f"the structured result of orphan tool result {call_id} was not kept"
             )
         return output
-    # A second result for one call is a replay: the first one stays.
-    answered = call.answer(output, is_error=is_error, result=share_text(structured, output))
+    # A second result for one call is a replay: the first one stays. Its structured form may
+    # hold the image again (a Read of a PNG): its images are those of the blocks, counted above.
+    result, _ = drop_payloads(share_text(structured, output))
+    answered = call.answer(output, is_error=is_error, result=result)
     if answered and images:
         transcript.callers[call].images += images
     return None
@@ -220,7 +222,8 @@ def _redacted_thinking_block(_transcript: Transcript, draft: Draft, _block: obje
 
 def _tool_use_block(transcript: Transcript, draft: Draft, block: dict[str, Any]) -> bool:
     ident = as_nonempty_text(block.get("id"))
-    call = transcript.calls.call(ident, str(block.get("name") or ""), block.get("input"))
+    arguments, _ = drop_payloads(block.get("input"))  # what the model wrote, not an image shown
+    call = transcript.calls.call(ident, str(block.get("name") or ""), arguments)
     draft.calls.append(call)
     transcript.callers[call] = draft
     return True

@@ -30,7 +30,7 @@ from chatparse.adapters.cursor.store import (
 )
 from chatparse.adapters.cursor.workspace import read_inline, read_tab
 from chatparse.decoders.sqlite import BUSY_TIMEOUT, Snapshot, open_snapshot
-from chatparse.errors import SourceUnavailableError
+from chatparse.errors import SourceUnavailableError, UnavailableCause
 from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
@@ -139,8 +139,11 @@ class CursorAdapter:
                 with self._open(global_db) as snapshot:
                     read_global(catalog, snapshot)
             except SourceUnavailableError as exc:
-                # Heads listed by workspaces are still listed: their parse says what is wrong.
-                catalog.global_unavailable = global_db
+                # Damaged: the heads the workspaces list are still listed, and their parse says
+                # what is wrong at once. Locked: passed over whole, as the warning says; each
+                # parse would wait for the lock again, and the next scan lists them.
+                if exc.cause is not UnavailableCause.LOCKED:
+                    catalog.global_unavailable = global_db
                 passed_over(global_db, exc.reason)
         return catalog.metas()
 

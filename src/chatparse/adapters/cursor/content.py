@@ -17,11 +17,13 @@ from chatparse.adapter import (
     as_epoch,
     as_nonempty_text,
     as_time,
+    drop_payloads,
     new_image,
     new_message,
     new_tool_call,
     new_usage,
     strip_images,
+    strip_payloads,
 )
 from chatparse.adapters.cursor.store import loads
 from chatparse.decoders import value as jsonvalue
@@ -176,17 +178,28 @@ def _tool_call(data: object) -> ToolCall | None:
     if not isinstance(data, dict) or not data:
         return None
     name = data.get("name")
-    result = data.get("result")
-    output = result if isinstance(result, str) or result is None else jsonvalue.encode(result)
     status = data.get("status")
     failed = True if status in FAILED_STATUSES else False if status in SUCCEEDED_STATUSES else None
+    arguments, _ = drop_payloads(_arguments(data))
     return new_tool_call(
         id=as_nonempty_text(data.get("toolCallId")),
         name=name if isinstance(name, str) and name else f"tool {data.get('tool', '?')}",
-        input=_arguments(data),
-        output=None if output is None else strip_images(output)[0],
+        input=arguments,
+        output=_output(data.get("result")),
         is_error=failed,
     )
+
+
+def _output(result: object) -> str | None:
+    """A call's result as text, its base64 payloads (an MCP tool's screenshot) left out.
+
+    Cursor writes it as text, most often JSON text: the payloads are found in the text.
+    """
+    if result is None:
+        return None
+    if not isinstance(result, str):
+        result = jsonvalue.encode(drop_payloads(result)[0])
+    return strip_payloads(result)[0]
 
 
 def _arguments(data: dict[str, Any]) -> Any:
