@@ -31,7 +31,21 @@ __all__ = [
 ]
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
-ADAPTERS: Final = ("claude-code", "codex", "copilot", "cursor", "trae")
+ADAPTERS: Final = (
+    "claude-code",
+    "codex",
+    "copilot",
+    "copilot-cli",
+    "cursor",
+    "gemini-cli",
+    "grok-build",
+    "hermes",
+    "oh-my-pi",
+    "openclaw",
+    "pi",
+    "qwen-code",
+    "trae",
+)
 FUZZ_ENV: Final = "CHATPARSE_FUZZ_EXAMPLES"
 
 

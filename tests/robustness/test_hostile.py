@@ -55,7 +55,16 @@ CASES: Final = {
     "copilot": "log-append-and-rewrite",
     "copilot-json": "json-versions",
     "copilot-db": "legacy-interactive-sessions",
+    "copilot-cli": "current-events-and-workspace",
     "cursor": "heads-and-global-bubbles",
+    "gemini-cli": "replay-log",
+    "gemini-cli-json": "legacy-document",
+    "grok-build": "typical-session-with-subagent",
+    "hermes": "state-db-compression-chain-and-subagent",
+    "oh-my-pi": "title-slot-and-subagents",
+    "openclaw": "gateway-session",
+    "pi": "v3-tools-and-usage",
+    "qwen-code": "telemetry-usage",
     "trae": "turn-order-and-timestamps",
 }
 
@@ -70,7 +79,7 @@ PAYLOADS: Final = {
 
 
 def _case(key: str) -> Case:
-    adapter = key.partition("-")[0] if key.endswith(("-json", "-db")) else key
+    adapter = key.rsplit("-", 1)[0] if key.endswith(("-json", "-db")) else key
     name = f"{adapter}/{CASES[key]}"
     return next(case for case in cases_of(adapter) if case.name == name)
 
@@ -223,7 +232,22 @@ def test_a_gigabyte_line_in_a_session_file_costs_bounded_memory() -> None:
 
 # --- the source tree itself ----------------------------------------------------------------------
 
-TREE_CASES: Final = ("claude-code", "codex", "copilot", "copilot-json", "cursor", "trae")
+TREE_CASES: Final = (
+    "claude-code",
+    "codex",
+    "copilot",
+    "copilot-cli",
+    "copilot-json",
+    "cursor",
+    "gemini-cli",
+    "grok-build",
+    "hermes",
+    "oh-my-pi",
+    "openclaw",
+    "pi",
+    "qwen-code",
+    "trae",
+)
 
 
 def _session_dir(home: Path) -> Path:
@@ -250,7 +274,9 @@ def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
         assert {c.id for c in conversations} >= expected
 
 
-LOOKS_IN_LOCKED: Final = frozenset({"claude-code", "codex", "cursor", "trae"})
+LOOKS_IN_LOCKED: Final = frozenset(
+    {"claude-code", "codex", "copilot-cli", "cursor", "grok-build", "oh-my-pi", "pi", "trae"}
+)
 """Adapters that list the folder the test locks (Copilot never looks in it): each must warn."""
 
 

@@ -67,6 +67,9 @@ def message_ids(conversations: list[ParsedConversation]) -> dict[str, set[str]]:
 # whole file's parse must never disappear.
 REMOVES_BY_DESIGN: Final = {
     "copilot/log-set-delete-and-reset": "the log's delete and reset entries drop requests",
+    # A user item is a prompt until the rollout shows it echoes typed prompts and this one was
+    # never echoed: then it was injected context all along (docs/sources/codex.md).
+    "codex/redacted-context": "context is told from prompts by the echoes that come after it",
 }
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from attrs import frozen
 
-from chatparse.adapter import as_count, as_text, as_time, dig
+from chatparse.adapter import as_count, as_text, as_time, dig, drop_payloads
 from chatparse.adapters.codex.content import (
     INJECTED_CONTEXT,
     INJECTED_EVENT_KINDS,
@@ -251,7 +251,8 @@ def _tool_call(kind: _CallKind) -> Reader:
         if id_stands_in:
             call_id = call_id or as_text(item.get("id"))
         draft = thread.response(CALLS, line)
-        draft.calls.append(thread.calls.call(call_id, name, given(item)))
+        arguments, _images = drop_payloads(given(item))  # what the model wrote, not an image
+        draft.calls.append(thread.calls.call(call_id, name, arguments))
         return draft
 
     return read
