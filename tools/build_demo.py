@@ -29,6 +29,7 @@ DEMO_CASES = {
     "hermes": "fixtures/hermes/state-db-compression-chain-and-subagent",
     "oh-my-pi": "fixtures/oh-my-pi/title-slot-and-subagents",
     "openclaw": "fixtures/openclaw/gateway-session",
+    "opencode": "fixtures/opencode/sqlite-tools-usage-subagent",
     "pi": "fixtures/pi/v3-tools-and-usage",
     "qwen-code": "fixtures/qwen-code/telemetry-usage",
     "trae": "fixtures/trae/blob-answer-fallbacks",

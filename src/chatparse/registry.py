@@ -61,6 +61,7 @@ BUILTIN_ADAPTERS: Final = {
     "hermes": "chatparse.adapters.hermes:HermesAdapter",
     "oh-my-pi": "chatparse.adapters.oh_my_pi:OhMyPiAdapter",
     "openclaw": "chatparse.adapters.openclaw:OpenClawAdapter",
+    "opencode": "chatparse.adapters.opencode:OpenCodeAdapter",
     "pi": "chatparse.adapters.pi:PiAdapter",
     "qwen-code": "chatparse.adapters.qwen_code:QwenCodeAdapter",
     "trae": "chatparse.adapters.trae:TraeAdapter",

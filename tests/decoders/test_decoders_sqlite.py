@@ -654,3 +654,26 @@ def test_a_snapshot_waits_for_a_lock_once(tmp_path: Path) -> None:
         assert commit(writer) == "committed"
     with open_snapshot(path, busy_timeout=busy) as snapshot:  # a new snapshot tries again
         assert snapshot.get("kv", "k0") is not None
+
+
+def test_iter_rows_raw_gives_what_sqlite_returns_in_batches(tmp_path: Path) -> None:
+    """``iter_rows_raw`` filters like ``iter_rows`` and keeps TEXT as bytes, past one batch."""
+    path = tmp_path / "store.db"
+    with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.execute("CREATE TABLE part (id TEXT, session_id TEXT, data TEXT)")
+        connection.executemany(
+            "INSERT INTO part VALUES (?, ?, ?)",
+            [(f"p{n}", "s1" if n % 2 else "s2", f'{{"n":{n},"t":"é"}}') for n in range(2500)],
+        )
+    with open_snapshot(path) as snapshot:
+        raw = list(
+            snapshot.iter_rows_raw("part", ("id", "data"), where="session_id = ?", params=("s1",))
+        )
+        rows = list(
+            snapshot.iter_rows("part", ("id", "data"), where="session_id = ?", params=("s1",))
+        )
+    assert len(raw) == len(rows) == 1250
+    assert all(isinstance(row[2], bytes) for row in raw)
+    assert [(row[0], row[1].decode(), row[2].decode()) for row in raw] == [
+        (row.rowid, *row.values) for row in rows
+    ]

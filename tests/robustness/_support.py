@@ -42,6 +42,7 @@ ADAPTERS: Final = (
     "hermes",
     "oh-my-pi",
     "openclaw",
+    "opencode",
     "pi",
     "qwen-code",
     "trae",

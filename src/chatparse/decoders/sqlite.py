@@ -370,17 +370,34 @@ class Snapshot:
                 ``"type = ?"``.
             params: The values for the ``?`` in ``where``.
         """
+        raw = self.iter_rows_raw(table, columns, where=where, params=params)
+        return (_row(table, row) for row in raw)
+
+    def iter_rows_raw(
+        self,
+        table: str,
+        columns: Sequence[str],
+        *,
+        where: str = "",
+        params: Sequence[Value | bytes] = (),
+    ) -> Iterator[RawRow]:
+        """:meth:`iter_rows`, with each row as SQLite returns it (:data:`RawRow`).
+
+        For a caller that hands the values to a decoder taking UTF-8 bytes, as for
+        :meth:`iter_prefix_raw`: decoding them to ``str`` here would only have them encoded
+        back (orjson reads ``bytes`` without the copy a ``str`` holding non-ASCII costs). Such
+        a caller replaces invalid UTF-8 by U+FFFD itself.
+        """
         condition = f" AND ({where})" if where else ""
         select = f"SELECT rowid, {_columns(columns)} FROM {_quote(table)}"  # noqa: S608 -- identifiers quoted
         order = f"{condition} ORDER BY rowid LIMIT {_BATCH_ROWS}"
-        rows = self._rows(
+        return self._rows(
             table,
             f"{select} WHERE 1{order}",
             params,
             f"{select} WHERE rowid > ?{order}",
             lambda last: (last[0], *params),
         )
-        return (_row(table, row) for row in rows)
 
     def _rows(  # noqa: PLR0913 -- the two statements and how to go from one to the next
         self,
