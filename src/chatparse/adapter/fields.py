@@ -7,9 +7,9 @@ object or ``null``. Adapters read every field through these, so a surprise becom
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-__all__ = ["LARGEST_COUNT", "as_count", "as_nonempty_text", "as_text", "dig"]
+__all__ = ["as_count", "as_nonempty_text", "as_text", "dig"]
 
 
 def as_text(value: object) -> str | None:
@@ -22,14 +22,9 @@ def as_nonempty_text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-LARGEST_COUNT: Final = 10**12
-"""The largest number :func:`as_count` takes for a count: no session reads or writes a trillion
-tokens, so a larger number is damage, and would make every total that includes it wrong."""
-
-
 def as_count(value: object) -> int | None:
-    """The value if it is an integer from 0 to :data:`LARGEST_COUNT` (``True`` is not a count)."""
-    return value if type(value) is int and 0 <= value <= LARGEST_COUNT else None
+    """The value if it is a non-negative integer (``True`` is not a count)."""
+    return value if type(value) is int and value >= 0 else None
 
 
 def dig(value: object, *keys: str) -> Any:
