@@ -312,3 +312,10 @@ def test_build_conversation_fallbacks() -> None:
     assert given_fields.diagnostics.warnings == ("store damaged",)
     empty = build_conversation(_Toy(), meta, [], Ledger())  # type: ignore[arg-type]
     assert (empty.title, empty.created_at, empty.updated_at) == (None, None, None)
+
+
+def test_a_name_too_long_for_any_file_is_simply_not_there(tmp_path: Path) -> None:
+    """A path built from damaged content can be longer than a name may be: no file, no warning."""
+    from chatparse.adapter import is_file  # noqa: PLC0415 -- local to this check
+
+    assert is_file(tmp_path / ("x" * 70_000)) is False  # warnings are errors in this suite

@@ -6,6 +6,7 @@ silence: each thing passed over is named in a :class:`~chatparse.errors.SkippedS
 
 from __future__ import annotations
 
+import errno
 import os
 import warnings
 from collections.abc import Callable
@@ -48,6 +49,8 @@ def _reachable(path: Path, test: Callable[[], bool]) -> bool:
     try:
         return test()
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # a name no file can have: not there, not hidden
+            return False
         passed_over(path, f"cannot be reached ({exc.strerror or exc})")
         return False
 

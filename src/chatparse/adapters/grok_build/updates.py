@@ -206,7 +206,7 @@ def read_updates(path: Path) -> Timeline:
         record = line.value
         update = dig(record, "params", "update")
         kind = as_text(dig(update, "sessionUpdate"))
-        if kind is None or dig(record, "method") not in _METHODS:
+        if kind is None or as_text(dig(record, "method")) not in _METHODS:
             shown = as_text(dig(record, "method")) if isinstance(record, dict) else None
             timeline.ledger.keep_span(
                 f"line {line.line_no}", shown, path, start=line.offset, end=line.end_offset
