@@ -239,9 +239,9 @@ class Snapshot:
         caller replaces invalid UTF-8 by U+FFFD itself.
 
         A TEXT or BLOB value is read through SQLite's incremental blob I/O, straight into one
-        ``bytes``: a ``SELECT`` first assembles the value in SQLite's memory, then copies it.
-        For a Trae store of 27 MB that was 67 ms against 14 ms. For a value of a few KB,
-        :meth:`get` is cheaper: opening the blob handle then costs more than the copy saves.
+        ``bytes``: a ``SELECT`` first assembles the value in SQLite's memory, then copies it
+        (``docs/benchmarks.md`` has the figures). For a value of a few KB, :meth:`get` is
+        cheaper: opening the blob handle then costs more than the copy saves.
         """
         return self._retrying(table, lambda: self._read_value(table, key, column, key_column))
 
@@ -509,7 +509,7 @@ class Snapshot:
                 fetch = _CHUNK_ROWS if chunk_rows is None else chunk_rows
                 while chunk := cursor.fetchmany(fetch):
                     rows += chunk
-                    try:  # summed in C: per row in Python, it cost 1.3k instructions a row
+                    try:  # summed in C rather than by a Python loop per row
                         size += sum(map(len, map(_LAST, chunk)))
                     except TypeError:  # a NULL, INTEGER or REAL among them
                         size += sum([len(v) for v in map(_LAST, chunk) if type(v) is bytes])
