@@ -28,8 +28,8 @@ from collections.abc import Iterable
 
 from attrs import define, evolve, field, frozen
 
-from chatparse.decoders.jsonl import read_spans
 from chatparse.adapter.payloads import strip_payloads
+from chatparse.decoders.jsonl import read_spans
 from chatparse.decoders.text import repair_surrogates
 from chatparse.model import Diagnostics, UnknownRecord
 
