@@ -1043,6 +1043,318 @@ def write_pi_home(home: Path, scale: float) -> Info:
     return {"path": str(root), "bytes": total, "files": sessions, "lines": lines, "turns": turns}
 
 
+# --- OpenCode -------------------------------------------------------------------------
+# OpenCode: the SQLite store (v1.2+) and the JSON tree before it
+
+_OC_SCHEMA = (
+    (
+        "CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, "
+        "time_created integer NOT NULL, time_updated integer NOT NULL, sandboxes text NOT NULL)"
+    ),
+    # The session columns of OpenCode 1.18 a reader may use; the others are usage roll-ups,
+    # permissions and sharing, left at their defaults.
+    (
+        "CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, "
+        "parent_id text, slug text NOT NULL, directory text NOT NULL, path text, "
+        "title text NOT NULL, version text NOT NULL, revert text, agent text, model text, "
+        "time_created integer NOT NULL, time_updated integer NOT NULL, time_archived integer)"
+    ),
+    (
+        "CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, "
+        "time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)"
+    ),
+    (
+        "CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, "
+        "session_id text NOT NULL, time_created integer NOT NULL, "
+        "time_updated integer NOT NULL, data text NOT NULL)"
+    ),
+    "CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id)",
+    "CREATE INDEX part_message_id_id_idx ON part (message_id, id)",
+    "CREATE INDEX part_session_idx ON part (session_id)",
+    "CREATE INDEX session_parent_idx ON session (parent_id)",
+)
+_OC_PROJECT = "4b0f6d2c9a1e8f7b3c5d0e2a6b8c1d3e5f7a9b0c"
+_OC_CWD = "/home/bench/project"
+_OC_TOOLS = ("read", "edit", "bash", "grep", "glob", "write")
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _oc_id(prefix: str, ms: int, n: int, rng: Any) -> str:
+    """An OpenCode id: 12 hex digits of the time (and a counter), then 14 base62 characters."""
+    tail = "".join(rng.choice(_B62) for _ in range(14))
+    return f"{prefix}_{(ms * 0x1000 + n) & 0xFFFFFFFFFFFF:012x}{tail}"
+
+
+def _oc_tokens(rng: Any) -> dict[str, Any]:
+    fresh, output = rng.randint(50, 4000), rng.randint(20, 2000)
+    reasoning, read = rng.randint(0, 600), rng.randint(0, 90_000)
+    write = rng.randint(0, 3000)
+    total = fresh + output + reasoning + read + write
+    return {
+        "total": total,
+        "input": fresh,
+        "output": output,
+        "reasoning": reasoning,
+        "cache": {"write": write, "read": read},
+    }
+
+
+class _OcSession:
+    """The records of one OpenCode session: (message id, data) and (part id, message id, data)."""
+
+    def __init__(self, rng: Any, text: Text, session_id: str, start: int) -> None:
+        self.rng, self.text, self.session_id, self.clock = rng, text, session_id, start
+        self.counter = 0
+        self.messages: list[tuple[str, int, dict[str, Any]]] = []
+        self.parts: list[tuple[str, str, int, dict[str, Any]]] = []
+
+    def _id(self, prefix: str) -> str:
+        self.counter += 1
+        self.clock += self.rng.randint(50, 3000)
+        return _oc_id(prefix, self.clock, self.counter, self.rng)
+
+    def part(self, message: str, data: dict[str, Any]) -> None:
+        self.parts.append((self._id("prt"), message, self.clock, data))
+
+    def _output_size(self) -> int:
+        """Mostly a few lines, sometimes a file, rarely a long log."""
+        roll: float = self.rng.random()
+        if roll < 0.7:
+            return int(self.rng.randint(200, 2000))
+        return int(
+            self.rng.randint(2000, 10_000) if roll < 0.95 else self.rng.randint(10_000, 30_000)
+        )
+
+    def tool(self, message: str) -> None:
+        name = self.rng.choice(_OC_TOOLS)
+        self.part(
+            message,
+            {
+                "type": "tool",
+                "tool": name,
+                "callID": f"toolu_{self.rng.getrandbits(64):016x}",
+                "state": {
+                    "status": "completed" if self.rng.random() < 0.93 else "error",
+                    "input": {"filePath": f"{_OC_CWD}/src/a.py", "command": self.text(60)},
+                    "output": self.text(self._output_size()),
+                    "error": "Error: exit status 1",
+                    "title": "src/a.py",
+                    "metadata": {
+                        "preview": self.text(self.rng.randint(50, 800)),
+                        "truncated": False,
+                    },
+                    "time": {"start": self.clock, "end": self.clock + 40},
+                },
+            },
+        )
+
+    def turn(self) -> None:
+        prompt = self._id("msg")
+        created = self.clock
+        self.messages.append(
+            (
+                prompt,
+                created,
+                {
+                    "role": "user",
+                    "time": {"created": created},
+                    "agent": "build",
+                    "model": {"providerID": "anthropic", "modelID": "claude-sonnet-4-5"},
+                    "summary": {"diffs": []},
+                },
+            )
+        )
+        self.part(prompt, {"type": "text", "text": self.text(self.rng.randint(20, 600))})
+        steps = self.rng.randint(1, 4)
+        for step in range(steps):
+            answer = self._id("msg")
+            created = self.clock
+            tokens = _oc_tokens(self.rng)
+            last = step == steps - 1
+            self.part(
+                answer, {"type": "step-start", "snapshot": f"{self.rng.getrandbits(160):040x}"}
+            )
+            if self.rng.random() < 0.6:
+                reasoning = self.text(self.rng.randint(100, 1500))
+                self.part(
+                    answer,
+                    {
+                        "type": "reasoning",
+                        "text": reasoning,
+                        "time": {"start": self.clock, "end": self.clock + 900},
+                    },
+                )
+            if last:
+                self.part(
+                    answer,
+                    {
+                        "type": "text",
+                        "text": self.text.sized(),
+                        "time": {"start": self.clock, "end": self.clock + 900},
+                    },
+                )
+            else:
+                for _ in range(self.rng.randint(1, 3)):
+                    self.tool(answer)
+            self.part(
+                answer,
+                {
+                    "type": "step-finish",
+                    "reason": "stop" if last else "tool-calls",
+                    "cost": 0.01,
+                    "tokens": tokens,
+                },
+            )
+            if self.rng.random() < 0.2:
+                self.part(
+                    answer,
+                    {
+                        "type": "patch",
+                        "hash": f"{self.rng.getrandbits(160):040x}",
+                        "files": [f"{_OC_CWD}/src/a.py"],
+                    },
+                )
+            self.messages.append(
+                (
+                    answer,
+                    created,
+                    {
+                        "parentID": prompt,
+                        "role": "assistant",
+                        "mode": "build",
+                        "agent": "build",
+                        "path": {"cwd": _OC_CWD, "root": _OC_CWD},
+                        "cost": 0.01,
+                        "tokens": tokens,
+                        "modelID": "claude-sonnet-4-5",
+                        "providerID": "anthropic",
+                        "time": {"created": created, "completed": self.clock},
+                        "finish": "stop" if last else "tool-calls",
+                    },
+                )
+            )
+
+
+def _oc_sessions(name: str, count: int) -> list[tuple[dict[str, Any], _OcSession]]:
+    """``count`` sessions of 20 turns; every 10th has a sub-agent session of 3 turns."""
+    rng = _rng(name)
+    text = Text(rng)
+    made: list[tuple[dict[str, Any], _OcSession]] = []
+    for number in range(count):
+        start = T0 + number * 3_600_000
+        ident = f"ses_{(~(start * 0x1000)) & 0xFFFFFFFFFFFF:012x}{number:014d}"
+        session = _OcSession(rng, text, ident, start)
+        for _ in range(20):
+            session.turn()
+        info = {
+            "id": ident,
+            "title": text(40).strip() or "bench",
+            "parentID": None,
+            "time": {"created": start, "updated": session.clock},
+        }
+        made.append((info, session))
+        if number % 10 == 0:
+            child = _OcSession(rng, text, f"{ident[:-1]}c", start + 1000)
+            for _ in range(3):
+                child.turn()
+            made.append(
+                (
+                    {
+                        "id": child.session_id,
+                        "title": "explore (@explore subagent)",
+                        "parentID": ident,
+                        "time": {"created": start + 1000, "updated": child.clock},
+                    },
+                    child,
+                )
+            )
+    return made
+
+
+def write_opencode_db(home: Path, scale: float) -> Info:
+    """``opencode.db`` holding ``600 * scale`` sessions (and their sub-agents) of 20 turns."""
+    data = home / ".local" / "share" / "opencode"
+    data.mkdir(parents=True, exist_ok=True)
+    db = data / "opencode.db"
+    counts = {"sessions": 0, "messages": 0, "parts": 0}
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("PRAGMA journal_mode=WAL")
+        for statement in _OC_SCHEMA:
+            connection.execute(statement)
+        connection.execute("BEGIN")
+        connection.execute(
+            "INSERT INTO project VALUES (?, ?, 'git', ?, ?, '[]')", (_OC_PROJECT, _OC_CWD, T0, T0)
+        )
+        for info, session in _oc_sessions("opencode-db", max(1, int(600 * scale))):
+            connection.execute(
+                "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, "
+                "time_created, time_updated) VALUES (?, ?, ?, 'bench', ?, ?, '1.18.13', ?, ?)",
+                (
+                    info["id"],
+                    _OC_PROJECT,
+                    info["parentID"],
+                    _OC_CWD,
+                    info["title"],
+                    info["time"]["created"],
+                    info["time"]["updated"],
+                ),
+            )
+            connection.executemany(
+                "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                [(m, session.session_id, t, t + 5, _dumps(d)) for m, t, d in session.messages],
+            )
+            connection.executemany(
+                "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                [(p, m, session.session_id, t, t + 5, _dumps(d)) for p, m, t, d in session.parts],
+            )
+            counts["sessions"] += 1
+            counts["messages"] += len(session.messages)
+            counts["parts"] += len(session.parts)
+        connection.execute("COMMIT")
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.execute("PRAGMA journal_mode=DELETE")  # leave it as a closed OpenCode does
+    return {"path": str(db), "bytes": db.stat().st_size, **counts}
+
+
+def _oc_write(path: Path, value: Any) -> int:
+    text = _dumps_pretty(value)
+    path.write_text(text, encoding="utf-8")
+    return len(text.encode())
+
+
+def _dumps_pretty(value: Any) -> str:
+    import json  # noqa: PLC0415 -- bench_inputs imports it at the top already
+
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def write_opencode_tree(home: Path, scale: float) -> Info:
+    """The JSON tree of v1.1 holding ``150 * scale`` sessions (and their sub-agents)."""
+    storage = home / ".local" / "share" / "opencode" / "storage"
+    counts = {"sessions": 0, "messages": 0, "parts": 0, "bytes": 0}
+    for info, session in _oc_sessions("opencode-tree", max(1, int(150 * scale))):
+        sid = session.session_id
+        folder = storage / "session" / _OC_PROJECT
+        folder.mkdir(parents=True, exist_ok=True)
+        record = {**info, "version": "1.1.36", "projectID": _OC_PROJECT, "directory": _OC_CWD}
+        counts["bytes"] += _oc_write(folder / f"{sid}.json", record)
+        (storage / "message" / sid).mkdir(parents=True, exist_ok=True)
+        for message, _, data in session.messages:
+            body = {"id": message, "sessionID": sid, **data}
+            counts["bytes"] += _oc_write(storage / "message" / sid / f"{message}.json", body)
+        made: set[str] = set()
+        for part, message, _, data in session.parts:
+            if message not in made:
+                (storage / "part" / message).mkdir(parents=True, exist_ok=True)
+                made.add(message)
+            body = {"id": part, "sessionID": sid, "messageID": message, **data}
+            counts["bytes"] += _oc_write(storage / "part" / message / f"{part}.json", body)
+        counts["sessions"] += 1
+        counts["messages"] += len(session.messages)
+        counts["parts"] += len(session.parts)
+    return {"path": str(storage), **counts}
+
+
 WRITERS: dict[str, Writer] = {
     "claude-code": write_claude_code,
     "codex": write_codex,
@@ -1052,10 +1364,12 @@ WRITERS: dict[str, Writer] = {
     "claude-tree": write_claude_tree,
     "claude-home": write_claude_home,
     "pi-home": write_pi_home,
+    "opencode-db": write_opencode_db,
+    "opencode-tree": write_opencode_tree,
 }
 """Each input's generator, by the input's name in the results."""
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 """Bump when a generator's output changes, so that cached inputs are regenerated."""
 
 

@@ -72,6 +72,8 @@ INPUTS = (
     "workers",
     "pi-home",
     "claude-tree-peek",
+    "opencode-db",
+    "opencode-tree",
 )
 SOURCE_OF = {
     "claude-code": "claude-code",
@@ -87,6 +89,8 @@ SOURCE_OF = {
     "workers": "claude-code",
     "pi-home": "pi",
     "claude-tree-peek": "claude-code",
+    "opencode-db": "opencode",
+    "opencode-tree": "opencode",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
@@ -113,6 +117,8 @@ DESCRIPTION = {
     "workers": "workers=2, 2,000 sessions + 3 large",
     "pi-home": "Pi home (JSONL tree), parse",
     "claude-tree-peek": "Claude projects tree, scan(peek=True)",
+    "opencode-db": "OpenCode opencode.db, parse",
+    "opencode-tree": "OpenCode JSON tree (before 1.2), parse",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
 # "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
@@ -129,6 +135,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "redact": ("<= 1.5x the parse", 1.5),
     "pi-home": ("<= 2.5x per-line decode", 2.5),
     "claude-tree-peek": ("(no target yet) vs the walk", float("inf")),
+    "opencode-db": ("<= 2.5x SELECT+decode", 2.5),
+    "opencode-tree": ("<= 2.5x read+decode", 2.5),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -186,6 +194,38 @@ def _floor_tree_lines(info: dict[str, Any]) -> int:
                 except ValueError:
                     pass
                 count += 1
+    return count
+
+
+def _floor_opencode_db(info: dict[str, Any]) -> int:
+    """One ``SELECT`` of every session, message and part row, and one decode of each ``data``."""
+    loads = _loads()
+    count = 0
+    uri = f"{Path(info['path']).as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as connection:
+        for _row in connection.execute("SELECT * FROM session"):
+            count += 1
+        for table in ("message", "part"):
+            for *_columns, data in connection.execute(f"SELECT * FROM {table}"):  # noqa: S608 -- our own table names
+                loads(data)
+                count += 1
+    return count
+
+
+def _floor_opencode_tree(info: dict[str, Any]) -> int:
+    """One read and one decode of every file under ``storage/``."""
+    loads = _loads()
+    count = 0
+    stack = [info["path"]]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    stack.append(entry.path)
+                elif entry.name.endswith(".json"):
+                    with open(entry.path, "rb") as stream:  # noqa: PTH123 -- a bare loop on purpose
+                        loads(stream.read())
+                    count += 1
     return count
 
 
@@ -294,20 +334,25 @@ def _usage_step(conversations: Iterator[Any]) -> None:
     chatparse.usage_report(conversations, by="day")
 
 
+_FLOORS: dict[str, Callable[[dict[str, Any]], int]] = {
+    "claude-code": _floor_lines,
+    "codex": _floor_lines,
+    "copilot": _floor_lines,
+    "cursor": _floor_cursor,
+    "pi-home": _floor_tree_lines,
+    "opencode-db": _floor_opencode_db,
+    "opencode-tree": _floor_opencode_tree,
+}
+"""Each input's floor, where it is a function of the input alone (the walk where not listed)."""
+
+
 def _prepare_floor(name: str, info: dict[str, Any]) -> Callable[[], int]:
-    if name == "claude-tree-peek":
-        return lambda: _floor_walk(info)
-    if name == "pi-home":
-        return lambda: _floor_tree_lines(info)
-    if name in {"claude-code", "codex", "copilot"}:
-        return lambda: _floor_lines(info)
-    if name == "cursor":
-        return lambda: _floor_cursor(info)
     if name == "trae":
         value = _trae_value(info)  # read before the clock starts: the floor is the decode alone
         loads = _loads()
         return lambda: len(loads(value)["list"])
-    return lambda: _floor_walk(info)
+    floor = _FLOORS.get(name, _floor_walk)
+    return lambda: floor(info)
 
 
 def _preload(source: str) -> None:
