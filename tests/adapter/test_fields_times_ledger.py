@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chatparse.adapter.fields import as_count, as_text, dig
+from chatparse.adapter.fields import as_count, as_text, as_token_count, dig
 from chatparse.adapter.ledger import Ledger
 from chatparse.adapter.times import as_datetime
 
@@ -67,3 +67,26 @@ def test_ledger_balances_and_reports() -> None:
     assert unknown.raw == '{"type":"future","x":"\ufffd"}'
     assert unknown.producer_version == "9.9"
     assert ledger.diagnostics(["store damaged"]).warnings == ("store damaged",)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected", "said"),
+    [
+        (0, 0, False),
+        (10**12, 10**12, False),
+        (None, None, False),
+        (10**12 + 1, None, True),
+        (-1, None, True),
+        (1.5, None, True),
+        (True, None, True),
+        ("7", None, True),
+    ],
+)
+def test_token_counts_that_are_no_counts_are_said(
+    value: object, expected: int | None, said: bool
+) -> None:
+    problems: list[str] = []
+    assert as_token_count(value, problems, "usage.input") == expected
+    assert bool(problems) is said
+    if said:
+        assert problems == [f"usage.input {value!r} is not a token count; left out"]

@@ -370,3 +370,26 @@ def test_a_call_id_written_twice_gives_each_copy_its_own_result(tmp_path: Path) 
     )
     outputs = [c.output for m in parse_one(path).messages for c in m.tool_calls]
     assert outputs == ["first", "second"]
+
+
+@pytest.mark.parametrize("bad", [-5, 2.5, True, "12", 10**13])
+def test_a_count_that_is_no_count_is_left_out_and_said(tmp_path: Path, bad: object) -> None:
+    """Negative, fractional, boolean, text or absurd: None, a warning, and the totals unharmed."""
+    good = json.loads(assistant("a1", "u1", [{"type": "text", "text": "Ok."}], ("m1", "r1"), 7))
+    damaged = json.loads(assistant("a2", "u2", [{"type": "text", "text": "Ok."}], ("m2", "r2"), 9))
+    damaged["message"]["usage"]["output_tokens"] = bad
+    path = write_session(
+        tmp_path,
+        [
+            user("u1", None, "Hi"),
+            json.dumps(good),
+            user("u2", "a1", "Again"),
+            json.dumps(damaged),
+        ],
+    )
+    conversation = parse_one(path)
+    assert conversation.messages[-1].usage is not None
+    assert conversation.messages[-1].usage.output_tokens is None
+    assert conversation.usage_total().output_tokens == 7
+    [warning] = [w for w in conversation.diagnostics.warnings if "not a token count" in w]
+    assert f"usage.output_tokens {bad!r}" in warning

@@ -604,3 +604,27 @@ def test_prompt_images_that_are_not_lists_hold_no_image(tmp_path: Path) -> None:
     )
     (message,) = parse_file(path).messages
     assert (message.text, len(message.images)) == ("hi", 1)
+
+
+@pytest.mark.parametrize("bad", [-30, 2.5, False, "30", 10**13])
+def test_a_count_that_is_no_count_is_left_out_and_said(tmp_path: Path, bad: object) -> None:
+    """Negative, fractional, boolean, text or absurd: no count, a warning, totals unharmed."""
+    damaged = totals(250, 30)
+    damaged["info"]["total_token_usage"]["output_tokens"] = bad
+    path = rollout(
+        tmp_path,
+        [
+            meta_line(),
+            event(1, type="user_message", message="q"),
+            event(2, type="agent_message", message="a"),
+            event(3, **totals(100, 10)),
+            event(5, type="user_message", message="q2"),
+            event(6, type="agent_message", message="b"),
+            event(7, **damaged),
+        ],
+    )
+    conversation = parse_file(path)
+    assert conversation.usage_total().output_tokens == 10
+    assert conversation.usage_total().input_tokens == 250
+    [warning] = [w for w in conversation.diagnostics.warnings if "not a token count" in w]
+    assert f"output_tokens {bad!r}" in warning

@@ -62,7 +62,14 @@ if TYPE_CHECKING:
     from chatparse.adapter.assemble import build_conversation
     from chatparse.adapter.build import new_image, new_message, new_meta, new_tool_call, new_usage
     from chatparse.adapter.drafts import MessageDraft
-    from chatparse.adapter.fields import as_count, as_nonempty_text, as_text, dig
+    from chatparse.adapter.fields import (
+        LARGEST_TOKEN_COUNT,
+        as_count,
+        as_nonempty_text,
+        as_text,
+        as_token_count,
+        dig,
+    )
     from chatparse.adapter.fingerprints import digest_fingerprint, stat_fingerprint
     from chatparse.adapter.ids import UniqueIds
     from chatparse.adapter.ledger import Ledger
@@ -88,6 +95,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADAPTER_NAME",
+    "LARGEST_TOKEN_COUNT",
     "PEEK_BYTES",
     "TITLE_LENGTH",
     "BatchParser",
@@ -109,6 +117,7 @@ __all__ = [
     "as_nonempty_text",
     "as_text",
     "as_time",
+    "as_token_count",
     "build_conversation",
     "dig",
     "digest_fingerprint",
@@ -143,7 +152,14 @@ _HOMES = {
         "new_tool_call",
         "new_usage",
     ),
-    "chatparse.adapter.fields": ("as_count", "as_nonempty_text", "as_text", "dig"),
+    "chatparse.adapter.fields": (
+        "LARGEST_TOKEN_COUNT",
+        "as_count",
+        "as_nonempty_text",
+        "as_text",
+        "as_token_count",
+        "dig",
+    ),
     "chatparse.adapter.fingerprints": ("digest_fingerprint", "stat_fingerprint"),
     "chatparse.adapter.ids": ("UniqueIds",),
     "chatparse.adapter.ledger": ("Ledger",),

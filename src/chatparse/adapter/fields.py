@@ -7,9 +7,16 @@ object or ``null``. Adapters read every field through these, so a surprise becom
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-__all__ = ["as_count", "as_nonempty_text", "as_text", "dig"]
+__all__ = [
+    "LARGEST_TOKEN_COUNT",
+    "as_count",
+    "as_nonempty_text",
+    "as_text",
+    "as_token_count",
+    "dig",
+]
 
 
 def as_text(value: object) -> str | None:
@@ -25,6 +32,25 @@ def as_nonempty_text(value: object) -> str | None:
 def as_count(value: object) -> int | None:
     """The value if it is a non-negative integer (``True`` is not a count)."""
     return value if type(value) is int and value >= 0 else None
+
+
+LARGEST_TOKEN_COUNT: Final = 10**12
+"""The largest token count :func:`as_token_count` takes: no response reads or writes a trillion
+tokens, so a larger number is damage, and would make every total that includes it wrong."""
+
+
+def as_token_count(value: object, problems: list[str], name: str) -> int | None:
+    """A token count: an integer from 0 to :data:`LARGEST_TOKEN_COUNT`, else ``None``.
+
+    A value that is there but is no count (negative, fractional, a boolean, text, absurdly
+    large) is described in ``problems`` under ``name``, for the adapter to put in its
+    diagnostics: it is left out of every total, never counted wrong, and never unexplained.
+    """
+    if type(value) is int and 0 <= value <= LARGEST_TOKEN_COUNT:
+        return value
+    if value is not None:
+        problems.append(f"{name} {value!r} is not a token count; left out")
+    return None
 
 
 def dig(value: object, *keys: str) -> Any:

@@ -170,7 +170,7 @@ class ClaudeCodeAdapter:
         path = Path(meta.path)
         if meta.locator.get("layout") == "legacy-flat":
             alone = Transcript.read(path, agent=True)
-            count_usages([alone.drafts])
+            count_usages([(alone.drafts, alone.ledger)])
             return alone.finish(self, meta, ())
         main = Transcript.read(path, agent=False, session_id=meta.id)
         for other in filter(None, meta.locator.get("duplicates", "").split("\n")):
@@ -179,7 +179,7 @@ class ClaudeCodeAdapter:
             (agent_path, Transcript.read(agent_path, agent=True))
             for agent_path in subagent_files(path, meta.locator)
         ]
-        count_usages([main.drafts, *(transcript.drafts for _, transcript in agents)])
+        count_usages([(main.drafts, main.ledger), *((t.drafts, t.ledger) for _, t in agents)])
         subagents = [
             transcript.finish(self, self._subagent_meta(agent_path, meta.id, main, transcript), ())
             for agent_path, transcript in agents

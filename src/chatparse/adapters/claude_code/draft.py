@@ -32,6 +32,8 @@ class Draft:
     request_id: str | None = None
     api_id: str | None = None
     usage_raw: Mapping[str, Any] | None = None
+    problems: list[str] = field(factory=list)
+    """Where to note a usage count that is no count (its transcript's list)."""
     usage: Usage | None = None
 
     def think(self, text: str) -> None:

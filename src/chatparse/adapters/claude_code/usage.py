@@ -5,17 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from chatparse.adapter import as_count, new_usage
+from chatparse.adapter import Ledger, as_token_count, new_usage
 from chatparse.adapters.claude_code.draft import Draft
 from chatparse.model import Usage
 
 __all__ = ["count_usages"]
 
+_COUNTS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
 
-def count_usages(transcripts: Iterable[Iterable[Draft]]) -> None:
+
+def count_usages(transcripts: Iterable[tuple[Iterable[Draft], Ledger]]) -> None:
     """Mark which copy of each response's usage is counted, across a session and its agents.
 
-    ``transcripts`` are the drafts of each file. The key is (``message.id``, ``requestId``), or
+    ``transcripts`` are the drafts of each file with its ledger, which is told of any count that
+    is no count. The key is (``message.id``, ``requestId``), or
     ``message.id`` alone when there is no request id. Of the copies sharing a key, the last
     non-sidechain copy is counted (else the last copy). A sidechain copy of a response that
     also has a non-sidechain copy under another request id is a replay (side questions re-send
@@ -23,12 +31,15 @@ def count_usages(transcripts: Iterable[Iterable[Draft]]) -> None:
     """
     copies: dict[str, list[Draft]] = {}
     main_responses: set[str] = set()
-    for drafts in transcripts:
+    problems: dict[int, tuple[Ledger, list[str]]] = {}
+    for drafts, ledger in transcripts:
+        noted = problems.setdefault(id(ledger), (ledger, []))[1]
         for draft in drafts:
             if draft.usage_raw is None:
                 continue
+            draft.problems = noted
             if draft.api_id is None:  # nothing to match copies by: counted
-                draft.usage = _usage(draft.usage_raw, dedup_key=None, counted=True)
+                draft.usage = _usage(draft.usage_raw, noted, dedup_key=None, counted=True)
                 draft.usage_raw = None
                 continue
             key = draft.api_id if draft.request_id is None else f"{draft.api_id}:{draft.request_id}"
@@ -41,11 +52,18 @@ def count_usages(transcripts: Iterable[Iterable[Draft]]) -> None:
         for draft in drafts:
             replayed = draft.is_sidechain and not main and draft.api_id in main_responses
             counted = draft is winner and not replayed
-            draft.usage = _usage(draft.usage_raw or {}, dedup_key=key, counted=counted)
+            draft.usage = _usage(
+                draft.usage_raw or {}, draft.problems, dedup_key=key, counted=counted
+            )
             draft.usage_raw = None  # the API's whole usage object; only the counts are kept
+    for ledger, noted in problems.values():
+        for problem in sorted(set(noted)):
+            ledger.warn(f"{problem} ({noted.count(problem)} line(s))")
 
 
-def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> Usage | None:
+def _usage(
+    raw: Mapping[str, Any], problems: list[str], *, dedup_key: str | None, counted: bool
+) -> Usage | None:
     """Token counts of one response, in the meaning every source shares.
 
     Anthropic's API reports the uncached prompt (``input_tokens``) apart from the prompt read
@@ -55,11 +73,10 @@ def _usage(raw: Mapping[str, Any], *, dedup_key: str | None, counted: bool) -> U
     """
     details = raw.get("output_tokens_details")
     counts = (
-        as_count(raw.get("input_tokens")),
-        as_count(raw.get("output_tokens")),
-        as_count(raw.get("cache_read_input_tokens")),
-        as_count(raw.get("cache_creation_input_tokens")),
-        as_count(details.get("thinking_tokens")) if isinstance(details, dict) else None,
+        *(as_token_count(raw.get(name), problems, f"usage.{name}") for name in _COUNTS),
+        as_token_count(details.get("thinking_tokens"), problems, "usage.thinking_tokens")
+        if isinstance(details, dict)
+        else None,
     )
     if counts == (None, None, None, None, None):
         return None

@@ -282,6 +282,9 @@ class Thread:
                 used += draft.records
                 messages.append(message)
         self.ledger.use(used)
+        for problem in sorted(set(self.tokens.problems)):
+            count = self.tokens.problems.count(problem)
+            self.ledger.warn(f"token_count: {problem} ({count} record(s))")
         own = (m for m in messages if not m.is_sidechain)
         return build_conversation(
             adapter,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeAlias
 
-from attrs import define
+from attrs import define, field
 
-from chatparse.adapter import as_count, new_usage
+from chatparse.adapter import as_token_count, new_usage
 from chatparse.model import Usage
 
 __all__ = ["Counts", "TokenLedger"]
@@ -28,10 +28,10 @@ _COUNT_FIELDS: Final = (
 _NO_COUNTS: Final = (None,) * len(_COUNT_FIELDS)
 
 
-def _counts(usage: object) -> Counts | None:
+def _counts(usage: object, problems: list[str]) -> Counts | None:
     if not isinstance(usage, dict):
         return None
-    counts = tuple(map(as_count, map(usage.get, _COUNT_FIELDS)))
+    counts = tuple(as_token_count(usage.get(name), problems, name) for name in _COUNT_FIELDS)
     return None if counts == _NO_COUNTS else counts
 
 
@@ -50,6 +50,8 @@ class TokenLedger:
 
     total: Counts | None = None
     last: Counts | None = None
+    problems: list[str] = field(factory=list)
+    """Counts that were no counts (negative, fractional, absurd...): left out, and said."""
 
     def usage(self, payload: Mapping[str, Any], owner: str, *, counted: bool) -> Usage | str:
         """The usage of the response a ``token_count`` payload follows, or why it gives none.
@@ -62,7 +64,7 @@ class TokenLedger:
         if info is None:
             return "event_msg/token_count: rate limits only"
         fields = info if isinstance(info, dict) else {}
-        total = _counts(fields.get("total_token_usage"))
+        total = _counts(fields.get("total_token_usage"), self.problems)
         counts = self._growth(total) if total is not None else self._own(fields, payload)
         if isinstance(counts, str):
             return counts
@@ -93,7 +95,9 @@ class TokenLedger:
 
     def _own(self, fields: Mapping[str, Any], payload: Mapping[str, Any]) -> Counts | str:
         """The response's own usage, from an event without a cumulative total."""
-        last = _counts(fields.get("last_token_usage")) or _counts(payload)
+        last = _counts(fields.get("last_token_usage"), self.problems) or _counts(
+            payload, self.problems
+        )
         if last is None:
             return "event_msg/token_count: no usage"
         previous, self.last = self.last, last
