@@ -83,7 +83,7 @@ def test_ledger_balances_and_reports() -> None:
     ],
 )
 def test_token_counts_that_are_no_counts_are_said(
-    value: object, expected: int | None, said: bool
+    value: object, expected: int | None, *, said: bool
 ) -> None:
     problems: list[str] = []
     assert as_token_count(value, problems, "usage.input") == expected
