@@ -172,7 +172,11 @@ class _Pool:
         pending = iter(work)
         while True:
             while len(in_flight) < limit and (batch := next(pending, None)) is not None:
-                in_flight.append((batch, self.executor.submit(_work, batch)))
+                try:
+                    in_flight.append((batch, self.executor.submit(_work, batch)))
+                except BrokenProcessPool:  # a worker died before its batch's result was asked
+                    yield from self._after_a_crash([*(b for b, _f in in_flight), batch])
+                    in_flight.clear()
             if not in_flight:
                 return
             batch, future = in_flight.popleft()

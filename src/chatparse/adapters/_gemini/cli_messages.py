@@ -22,6 +22,7 @@ every result was already paired is a repeat, counted as skipped.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -258,5 +259,21 @@ def build_messages(replay: Replay) -> Messages:
         messages.ids.take(ident)
     for ident in replay.order:
         copy = replay.copies[ident]
-        _TYPES[copy.record["type"]](messages, ident, copy)
+        kind = copy.record.get("type")
+        read = _TYPES.get(kind) if isinstance(kind, str) else None
+        if read is None:  # a later copy (an update) left it with no type we know: kept raw
+            _keep_raw(messages, ident, copy, kind if isinstance(kind, str) else None)
+        else:
+            read(messages, ident, copy)
     return messages
+
+
+def _keep_raw(messages: Messages, ident: str, copy: Copy, kind: str | None) -> None:
+    """A message whose latest copy has a type no reader knows: kept as its JSON text."""
+    if not copy.writes:  # only updates wrote it, and each was counted where it was read
+        messages.ledger.warn(f"message {ident} was left with no known type by an update")
+        return
+    raw = json.dumps(copy.record, ensure_ascii=False, default=str)
+    messages.ledger.keep(f"message {ident}", kind, raw)
+    if copy.writes > 1:
+        messages.ledger.skip("earlier copy of a message kept raw", copy.writes - 1)
