@@ -331,3 +331,31 @@ def test_a_missing_otel_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
         assert caught.value.extra == "otel"
     assert callable(chatparse.interop.__getattr__("to_atif"))
     assert callable(chatparse.interop.__getattr__("to_openai_messages"))
+
+
+def test_the_command_line_sends_the_demo_home_with_content_redacted(
+    receiver: tuple[str, type[_Receiver]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``chatparse export --format otel --endpoint URL --content``: spans sent, text redacted."""
+    from chatparse import cli  # noqa: PLC0415 -- the command line, tested here with its receiver
+
+    url, handler = receiver
+    code = cli.main(["--demo", "export", "--format", "otel", "--endpoint", url, "--content"])
+    out = capsys.readouterr().out
+    assert code == 0
+    spans = [
+        span
+        for _, _, request in handler.requests
+        for resource in request.resource_spans
+        for scope in resource.scope_spans
+        for span in scope.spans
+    ]
+    assert out.strip() == f"sent {len(spans)} spans to {url}"
+    assert {span.name.split()[0] for span in spans} >= {"invoke_agent", "chat"}
+    contents = [
+        attribute.value.string_value
+        for span in spans
+        for attribute in span.attributes
+        if attribute.key in {"gen_ai.input.messages", "gen_ai.output.messages"}
+    ]
+    assert contents  # --content puts the messages in the spans
