@@ -333,10 +333,10 @@ def test_a_missing_otel_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert callable(chatparse.interop.__getattr__("to_openai_messages"))
 
 
-def test_the_command_line_sends_the_demo_home_with_content_redacted(
+def test_the_command_line_sends_the_demo_home_with_its_content(
     receiver: tuple[str, type[_Receiver]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``chatparse export --format otel --endpoint URL --content``: spans sent, text redacted."""
+    """``chatparse export --format otel --endpoint URL --content``: every span sent, with text."""
     from chatparse import cli  # noqa: PLC0415 -- the command line, tested here with its receiver
 
     url, handler = receiver
