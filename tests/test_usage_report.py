@@ -230,7 +230,7 @@ def test_the_sample_spec_and_short_names(prices: PriceTable) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "why"),
     [
-        ('{\n  "m": {\n    "input_cost_per_token": 1e-6,\n  }\n}', 4, "not JSON"),
+        ('{\n  "m": {\n    "input_cost_per_token": 1e-6 2\n  }\n}', 3, "not JSON"),
         ("[1, 2]", 1, "not a JSON object"),
         (
             '{\n"a": {},\n"m": {"input_cost_per_token": "cheap", "output_cost_per_token": 1}}',

@@ -102,7 +102,7 @@ def parse_all(home: Path, **options: object) -> list[ParsedConversation]:
     return list(chatparse.iter_conversations(Host(home=home, env={}, platform="linux"), **options))  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["spawn", None], ids=["spawn", "default"])
+@pytest.fixture(params=["spawn", None], ids=["spawn", "default"])  # default: forkserver
 def start_method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
     method: str | None = request.param
     monkeypatch.setattr(workers_module, "START_METHOD", method)

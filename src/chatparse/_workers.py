@@ -56,7 +56,9 @@ BATCH_BYTES: Final = 8 * 1024 * 1024
 """A batch takes no further file once its files' sizes would add up past this; a larger file
 is alone in its batch, with the other conversations it holds."""
 START_METHOD: str | None = None
-"""The ``multiprocessing`` start method of the pool; ``None`` for the platform's default."""
+"""The ``multiprocessing`` start method of the pool; ``None``: ``forkserver`` where the platform
+has it (a process that already runs threads, as a pool's own does, must not ``fork``: Python
+3.12 warns that the child may deadlock), else the platform's default (``spawn``)."""
 
 _IN_FLIGHT_PER_WORKER: Final = 2
 
@@ -162,7 +164,10 @@ class _Pool:
         self.executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context(START_METHOD)
+        method = START_METHOD
+        if method is None and "forkserver" in multiprocessing.get_all_start_methods():
+            method = "forkserver"
+        context = multiprocessing.get_context(method)
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
     def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome]:
