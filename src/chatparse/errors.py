@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from typing import ClassVar
 
 __all__ = [
     "AdapterConflictError",
@@ -64,11 +65,10 @@ class AdapterError(ChatparseError):
     """
 
 
-class AdapterNotFoundError(AdapterError, LookupError):
-    """No adapter is registered under the requested name.
+class _PluginNotFoundError(ChatparseError, LookupError):
+    """No plugin of one kind (:attr:`_kind`) has the requested name."""
 
-    .. versionadded:: 0.1
-    """
+    _kind: ClassVar[str]
 
     def __init__(self, name: str, available: Iterable[str]) -> None:
         self.name = name
@@ -76,23 +76,20 @@ class AdapterNotFoundError(AdapterError, LookupError):
         self._keep(name, self.available)
         names = ", ".join(self.available) or "none"
         super().__init__(
-            f"no chatparse adapter is named {name!r}; available: {names}. "
+            f"no chatparse {self._kind} is named {name!r}; available: {names}. "
             "Check the spelling, or install the package that provides it."
         )
 
 
-class AdapterLoadError(AdapterError, ImportError):
-    """An adapter is registered, but importing or checking it failed.
+class _PluginLoadError(ChatparseError, ImportError):
+    """A plugin of one kind (:attr:`_kind`) is declared, but could not be loaded."""
 
-    The original exception is chained as ``__cause__``.
-
-    .. versionadded:: 0.1
-    """
+    _kind: ClassVar[str]
 
     def __init__(self, name: str, distribution: str | None, reason: str) -> None:
         provider = distribution or "an unknown distribution"
         super().__init__(
-            f"chatparse adapter {name!r} from {provider} could not be loaded: {reason}. "
+            f"chatparse {self._kind} {name!r} from {provider} could not be loaded: {reason}. "
             f"Reinstall or upgrade {provider}, or report the problem to its authors."
         )
         # After ImportError.__init__, which would reset ``name`` to None.
@@ -100,6 +97,26 @@ class AdapterLoadError(AdapterError, ImportError):
         self.distribution = distribution
         self.reason = reason
         self._keep(name, distribution, reason)
+
+
+class AdapterNotFoundError(_PluginNotFoundError, AdapterError):
+    """No adapter is registered under the requested name.
+
+    .. versionadded:: 0.1
+    """
+
+    _kind = "adapter"
+
+
+class AdapterLoadError(_PluginLoadError, AdapterError):
+    """An adapter is registered, but importing or checking it failed.
+
+    The original exception is chained as ``__cause__``.
+
+    .. versionadded:: 0.1
+    """
+
+    _kind = "adapter"
 
 
 class AdapterConflictError(AdapterError, LookupError):
@@ -192,23 +209,16 @@ class RedactorError(ChatparseError):
     """
 
 
-class RedactorNotFoundError(RedactorError, LookupError):
+class RedactorNotFoundError(_PluginNotFoundError, RedactorError):
     """No redactor has the requested name.
 
     .. versionadded:: 0.2
     """
 
-    def __init__(self, name: str, available: Iterable[str]) -> None:
-        self.name = name
-        self.available = tuple(available)
-        self._keep(name, self.available)
-        super().__init__(
-            f"no chatparse redactor is named {name!r}; available: {', '.join(self.available)}. "
-            "Check the spelling, or install the package that provides it."
-        )
+    _kind = "redactor"
 
 
-class RedactorLoadError(RedactorError, ImportError):
+class RedactorLoadError(_PluginLoadError, RedactorError):
     """A redactor is declared under the name, but importing, building or checking it failed.
 
     The original exception, if any, is chained as ``__cause__``.
@@ -216,17 +226,7 @@ class RedactorLoadError(RedactorError, ImportError):
     .. versionadded:: 0.2
     """
 
-    def __init__(self, name: str, distribution: str | None, reason: str) -> None:
-        provider = distribution or "an unknown distribution"
-        super().__init__(
-            f"chatparse redactor {name!r} from {provider} could not be loaded: {reason}. "
-            f"Reinstall or upgrade {provider}, or report the problem to its authors."
-        )
-        # After ImportError.__init__, which would reset ``name`` to None.
-        self.name = name
-        self.distribution = distribution
-        self.reason = reason
-        self._keep(name, distribution, reason)
+    _kind = "redactor"
 
 
 class UnsupportedInputError(ChatparseError, ValueError):

@@ -6,6 +6,7 @@ Also the spans in the ledger and the assembly of a conversation.
 from __future__ import annotations
 
 import os
+import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,7 +23,10 @@ from chatparse.adapter import (
     as_time,
     build_conversation,
     digest_fingerprint,
+    files_in,
+    folders_in,
     image_ref,
+    list_folder,
     new_message,
     new_meta,
     prompt_title,
@@ -30,6 +34,7 @@ from chatparse.adapter import (
     strip_images,
     title_from,
 )
+from chatparse.errors import SkippedSourceWarning
 from chatparse.model import ImageRef, Message
 
 T0 = datetime(2024, 11, 16, 12, 0, tzinfo=UTC)
@@ -319,3 +324,39 @@ def test_a_name_too_long_for_any_file_is_simply_not_there(tmp_path: Path) -> Non
     from chatparse.adapter import is_file  # noqa: PLC0415 -- local to this check
 
     assert is_file(tmp_path / ("x" * 70_000)) is False  # warnings are errors in this suite
+
+
+def test_listing_folders_sorts_skips_links_and_warns_once_per_unlistable(tmp_path: Path) -> None:
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "z.jsonl").write_text("")
+    (tmp_path / "y.json").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "a")
+    (tmp_path / "x.jsonl").symlink_to(tmp_path / "z.jsonl")
+    assert [e.name for e in list_folder(tmp_path)] == [
+        "a",
+        "b",
+        "link",
+        "x.jsonl",
+        "y.json",
+        "z.jsonl",
+    ]
+    assert folders_in(tmp_path) == [tmp_path / "a", tmp_path / "b"]  # the link is not followed
+    wanted = files_in(tmp_path, lambda name: name.endswith(".jsonl"))
+    assert wanted == [tmp_path / "x.jsonl", tmp_path / "z.jsonl"]  # a link to a file counts
+    assert list_folder(tmp_path / "missing") == []
+    assert list_folder(tmp_path / "z.jsonl") == []  # a file is no folder, and says nothing
+
+
+def test_an_unlistable_folder_is_passed_over_with_a_warning_unless_asked_not_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(path: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(os, "scandir", refuse)  # as for a folder of mode 000, also under root
+    with pytest.warns(SkippedSourceWarning, match=r"passed over .*: cannot be listed"):
+        assert folders_in(tmp_path) == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert files_in(tmp_path, str.isalpha, warn=False) == []

@@ -24,7 +24,8 @@ What about images and tools?
     apart.
 What did the scan pass over?
     :func:`passed_over`, :func:`unlistable`, :func:`is_file`, :func:`is_dir`,
-    :func:`walk_files`; :func:`require_file` for a file gone since the scan.
+    :func:`list_folder`, :func:`folders_in`, :func:`files_in`, :func:`walk_files`;
+    :func:`require_file` for a file gone since the scan.
 What is a conversation called, before it is parsed?
     :func:`read_window` reads a file's head and tail within :data:`PEEK_BYTES` each, for a
     :class:`Peeker`.
@@ -74,8 +75,11 @@ if TYPE_CHECKING:
     from chatparse.adapter.ids import UniqueIds
     from chatparse.adapter.ledger import Ledger
     from chatparse.adapter.paths import (
+        files_in,
+        folders_in,
         is_dir,
         is_file,
+        list_folder,
         passed_over,
         require_file,
         unlistable,
@@ -122,9 +126,12 @@ __all__ = [
     "dig",
     "digest_fingerprint",
     "drop_payloads",
+    "files_in",
+    "folders_in",
     "image_ref",
     "is_dir",
     "is_file",
+    "list_folder",
     "new_image",
     "new_message",
     "new_meta",
@@ -164,8 +171,11 @@ _HOMES = {
     "chatparse.adapter.ids": ("UniqueIds",),
     "chatparse.adapter.ledger": ("Ledger",),
     "chatparse.adapter.paths": (
+        "files_in",
+        "folders_in",
         "is_dir",
         "is_file",
+        "list_folder",
         "passed_over",
         "require_file",
         "unlistable",

@@ -14,7 +14,17 @@ from pathlib import Path
 
 from chatparse.errors import SkippedSourceWarning, SourceUnavailableError, UnavailableCause
 
-__all__ = ["is_dir", "is_file", "passed_over", "require_file", "unlistable", "walk_files"]
+__all__ = [
+    "files_in",
+    "folders_in",
+    "is_dir",
+    "is_file",
+    "list_folder",
+    "passed_over",
+    "require_file",
+    "unlistable",
+    "walk_files",
+]
 
 
 def passed_over(path: str | os.PathLike[str], reason: str) -> None:
@@ -52,6 +62,55 @@ def _reachable(path: Path, test: Callable[[], bool]) -> bool:
         if exc.errno == errno.ENAMETOOLONG:  # a name no file can have: not there, not hidden
             return False
         passed_over(path, f"cannot be reached ({exc.strerror or exc})")
+        return False
+
+
+def list_folder(folder: str | os.PathLike[str], *, warn: bool = True) -> list[os.DirEntry[str]]:
+    """The entries of ``folder``, sorted by name; none when it is missing.
+
+    A folder that cannot be listed has none either, and is passed over with a warning
+    (:func:`unlistable`), unless ``warn`` is false: for a caller that looks there only in
+    passing, or says what it could not read in its own way.
+    """
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=_name)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        if warn:
+            unlistable(folder, exc)
+        return []
+
+
+def folders_in(folder: str | os.PathLike[str]) -> list[Path]:
+    """The sub-folders of ``folder``, sorted by name; links to folders are not followed."""
+    return [Path(entry.path) for entry in list_folder(folder) if _entry_is(entry, folder=True)]
+
+
+def files_in(
+    folder: str | os.PathLike[str], wanted: Callable[[str], bool], *, warn: bool = True
+) -> list[Path]:
+    """The files directly in ``folder`` whose name is ``wanted``, sorted by name.
+
+    A link to a file counts as the file. ``warn`` is as for :func:`list_folder`.
+    """
+    return [
+        Path(entry.path)
+        for entry in list_folder(folder, warn=warn)
+        if wanted(entry.name) and _entry_is(entry, folder=False)
+    ]
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _entry_is(entry: os.DirEntry[str], *, folder: bool) -> bool:
+    # An entry gone or unreadable since the listing is neither.
+    try:
+        return entry.is_dir(follow_symlinks=False) if folder else entry.is_file()
+    except OSError:
         return False
 
 

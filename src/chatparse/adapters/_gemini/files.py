@@ -8,52 +8,20 @@ silence; links to folders are not followed, so a link loop cannot trap a scan.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
 from attrs import frozen
 
-from chatparse.adapter import is_file, new_meta, stat_fingerprint, unlistable
+from chatparse.adapter import files_in, folders_in, new_meta, stat_fingerprint
 from chatparse.model import ConversationMeta
 
 __all__ = ["DUPLICATES", "Found", "files_in", "folders_in", "pick", "stat_of"]
 
 DUPLICATES: Final = "duplicates"
 """The locator key naming the other copies of a conversation, one path a line."""
-
-
-def _listing(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entries, key=lambda entry: entry.name)
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def folders_in(folder: Path) -> list[Path]:
-    """The sub-folders of ``folder`` (not links to folders), sorted."""
-    return [Path(entry.path) for entry in _listing(folder) if _is_folder(entry)]
-
-
-def files_in(folder: Path, wanted: Callable[[str], bool]) -> list[Path]:
-    """The regular files of ``folder`` whose name is ``wanted``, sorted by name."""
-    return [
-        Path(entry.path)
-        for entry in _listing(folder)
-        if wanted(entry.name) and not _is_folder(entry) and is_file(Path(entry.path))
-    ]
 
 
 @frozen

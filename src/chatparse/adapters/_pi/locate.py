@@ -17,10 +17,11 @@ from typing import Final
 
 from chatparse.adapter import (
     digest_fingerprint,
+    files_in,
+    folders_in,
     new_meta,
     passed_over,
     stat_fingerprint,
-    unlistable,
 )
 from chatparse.adapters._pi.files import Head, id_from_name, read_head
 from chatparse.model import ConversationMeta
@@ -55,37 +56,9 @@ def stat_of(path: Path) -> os.stat_result | None:
         return None
 
 
-def _entries(folder: Path, *, warn: bool) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entries, key=lambda entry: entry.name)
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        if warn:
-            unlistable(folder, exc)
-        return []
-
-
-def _is(entry: os.DirEntry[str], *, folder: bool) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False) if folder else entry.is_file()
-    except OSError:
-        return False
-
-
-def folders_in(folder: Path) -> list[Path]:
-    """The sub-folders of ``folder`` (not links to folders), sorted; warns when unlistable."""
-    return [Path(e.path) for e in _entries(folder, warn=True) if _is(e, folder=True)]
-
-
 def jsonl_files(folder: Path, *, warn: bool = True) -> list[Path]:
-    """The ``*.jsonl`` regular files directly in ``folder``, sorted by name."""
-    return [
-        Path(e.path)
-        for e in _entries(folder, warn=warn)
-        if e.name.endswith(SUFFIX) and _is(e, folder=False)
-    ]
+    """The ``*.jsonl`` files directly in ``folder``, sorted by name."""
+    return files_in(folder, lambda name: name.endswith(SUFFIX), warn=warn)
 
 
 def sessions_under(root: Path) -> Iterable[Path]:

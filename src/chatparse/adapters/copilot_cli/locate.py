@@ -12,7 +12,6 @@ on every platform (``%USERPROFILE%\\.copilot`` on Windows). Sessions, newest lay
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import suppress
 from datetime import UTC, datetime
@@ -23,10 +22,10 @@ from chatparse.adapter import (
     as_datetime,
     is_dir,
     is_file,
+    list_folder,
     new_meta,
     stat_fingerprint,
     title_from,
-    unlistable,
 )
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
@@ -66,26 +65,15 @@ class Found(NamedTuple):
     layout: str
 
 
-def _entries(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entries, key=lambda entry: entry.name)
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
-
-
 def found_in(home: Path) -> Iterator[Found]:
     """Every session file under a Copilot home, in any layout."""
-    for entry in _entries(home / SESSION_STATE):
+    for entry in list_folder(home / SESSION_STATE):
         path = Path(entry.path)
         if entry.name.endswith(".jsonl") and is_file(path):
             yield Found(entry.name.removesuffix(".jsonl"), path, "flat")
         elif is_file(path / EVENTS):
             yield Found(entry.name, path / EVENTS, "events")
-    for entry in _entries(home / LEGACY_STATE):
+    for entry in list_folder(home / LEGACY_STATE):
         path = Path(entry.path)
         if entry.name.endswith(".json") and is_file(path):
             yield Found(entry.name.removesuffix(".json"), path, "legacy")

@@ -21,12 +21,12 @@ from chatparse.adapter import (
     as_datetime,
     as_nonempty_text,
     dig,
+    folders_in,
     is_file,
     new_meta,
     passed_over,
     stat_fingerprint,
     title_from,
-    unlistable,
 )
 from chatparse.decoders import bigjson
 from chatparse.host import Host
@@ -63,29 +63,10 @@ def grok_home(host: Host) -> Path:
     return host.expand(configured) if configured else host.home / ".grok"
 
 
-def _sorted_folders(folder: Path) -> list[Path]:
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(e.name for e in entries if _is_folder(e))
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
-    return [folder / name for name in names]
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
 def session_dirs(sessions: Path) -> Iterator[Path]:
     """Every session folder under ``sessions``: ``<encoded cwd>/<id>/`` holding a known file."""
-    for project in _sorted_folders(sessions):
-        for folder in _sorted_folders(project):
+    for project in folders_in(sessions):
+        for folder in folders_in(project):
             if any(is_file(folder / name) for name in FILES):
                 yield folder
 

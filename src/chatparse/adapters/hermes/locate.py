@@ -10,11 +10,10 @@ own, ``<home>/profiles/<name>/`` (a name starting with ``.`` is not a profile). 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from chatparse.adapter import is_dir, is_file, unlistable
+from chatparse.adapter import folders_in, is_dir, is_file, list_folder
 from chatparse.host import Host
 
 __all__ = [
@@ -46,25 +45,13 @@ def default_home(host: Host) -> Path:
     return host.home / f".hermes{suffix}"
 
 
-def _folders(folder: Path) -> list[Path]:
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
-    return [folder / name for name in names]
-
-
 def homes(host: Host) -> list[Path]:
     """The Hermes home and each named profile's home that exist, the home first."""
     configured = host.getenv(HOME_ENV)
     home = host.expand(configured.strip()) if configured else default_home(host)
     if not is_dir(home):
         return []
-    profiles = [p for p in _folders(home / "profiles") if not p.name.startswith(".")]
+    profiles = [p for p in folders_in(home / "profiles") if not p.name.startswith(".")]
     return [home, *profiles]
 
 
@@ -93,11 +80,5 @@ def transcripts(home: Path) -> list[Transcript]:
     folder = home / SESSIONS
     if not is_dir(folder):
         return []
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(e.name for e in entries)
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
-    found = [transcript_of(folder / name) for name in names]
+    found = [transcript_of(Path(entry.path)) for entry in list_folder(folder)]
     return [t for t in found if t is not None and is_file(t.path)]

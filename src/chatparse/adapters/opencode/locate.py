@@ -18,11 +18,10 @@ The stores are listed in this order, which breaks ties between copies of one ses
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file, unlistable
+from chatparse.adapter import is_dir, is_file, list_folder
 from chatparse.host import Host
 
 __all__ = ["DATA_HOME_ENV", "DB_ENV", "configured_db", "data_dir", "database_files", "stores_on"]
@@ -54,27 +53,19 @@ def _is_database_name(name: str) -> bool:
     return name == DEFAULT_DB or (name.startswith("opencode-") and name.endswith(".db"))
 
 
-def _names(folder: Path) -> list[str]:
-    """The names in ``folder``, sorted; none when it is missing, a warning when unlistable."""
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entry.name for entry in entries)
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
+def _names_in(folder: Path) -> list[str]:
+    return [entry.name for entry in list_folder(folder)]
 
 
 def database_files(folder: Path) -> list[Path]:
     """``opencode.db``, then every ``opencode-<channel>.db``, in ``folder``."""
-    names = [name for name in _names(folder) if _is_database_name(name)]
+    names = [name for name in _names_in(folder) if _is_database_name(name)]
     names.sort(key=lambda name: name != DEFAULT_DB)
     return [folder / name for name in names if is_file(folder / name)]
 
 
 def _project_trees(folder: Path) -> list[Path]:
-    trees = [folder / name / "storage" / "session" for name in _names(folder)]
+    trees = [folder / name / "storage" / "session" for name in _names_in(folder)]
     return [tree for tree in trees if is_dir(tree / "info")]
 
 
