@@ -19,20 +19,37 @@ DEMO_HOME = ROOT / "src" / "chatparse" / "_demo" / "home"
 
 # One readable, Linux-laid-out case per built-in source.
 DEMO_CASES = {
+    "aider": "fixtures/aider/project-in-the-home-no-configuration",
+    "amp": "fixtures/amp/typical-thread",
+    "antigravity": "fixtures/antigravity/cli-full-transcript-and-history",
     "claude-code": "fixtures/claude-code/tool-pairing",
+    "cline": "fixtures/cline/typical-native-tools",
     "codex": "fixtures/codex/modern-rollout",
+    "continue": "fixtures/continue/ide-sessions-with-index",
     "copilot": "fixtures/copilot/parts-references-and-tools",
     "copilot-cli": "fixtures/copilot-cli/current-events-and-workspace",
+    "crush": "fixtures/crush/crush-in-home-shell-and-millis",
     "cursor": "fixtures/cursor/heads-and-global-bubbles",
+    "cursor-cli": "fixtures/cursor-cli/chat-store-wins-over-transcript",
+    "factory-droid": "fixtures/factory-droid/typical-session",
     "gemini-cli": "fixtures/gemini-cli/replay-log",
+    "goose": "fixtures/goose/sessions-db-thinking-tools-subagent",
     "grok-build": "fixtures/grok-build/typical-session-with-subagent",
     "hermes": "fixtures/hermes/state-db-compression-chain-and-subagent",
+    "kilo-code": "fixtures/kilo-code/typical-globalstate-index",
+    "kimi": "fixtures/kimi/cli-typical-session-with-subagent",
+    "kiro": "fixtures/kiro/cli-database-v2-and-v1",
+    "mistral-vibe": "fixtures/mistral-vibe/typical-2x-session-with-subagent",
     "oh-my-pi": "fixtures/oh-my-pi/title-slot-and-subagents",
     "openclaw": "fixtures/openclaw/gateway-session",
     "opencode": "fixtures/opencode/sqlite-tools-usage-subagent",
+    "openhands": "fixtures/openhands/typical-session-with-usage",
     "pi": "fixtures/pi/v3-tools-and-usage",
     "qwen-code": "fixtures/qwen-code/telemetry-usage",
+    "roo-code": "fixtures/roo-code/typical-history-item-condense",
     "trae": "fixtures/trae/blob-answer-fallbacks",
+    "windsurf": "fixtures/windsurf/typical-hook-transcript",
+    "zed": "fixtures/zed/current-threads-tools-usage-subagent",
 }
 
 

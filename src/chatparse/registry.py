@@ -51,20 +51,37 @@ ENTRY_POINT_GROUP: Final = "chatparse.adapters"
 OWN_DISTRIBUTION: Final = "chatparse"
 
 BUILTIN_ADAPTERS: Final = {
+    "aider": "chatparse.adapters.aider:AiderAdapter",
+    "amp": "chatparse.adapters.amp:AmpAdapter",
+    "antigravity": "chatparse.adapters.antigravity:AntigravityAdapter",
     "claude-code": "chatparse.adapters.claude_code:ClaudeCodeAdapter",
+    "cline": "chatparse.adapters.cline:ClineAdapter",
     "codex": "chatparse.adapters.codex:CodexAdapter",
+    "continue": "chatparse.adapters.continue_dev:ContinueAdapter",
     "copilot": "chatparse.adapters.copilot:CopilotAdapter",
     "copilot-cli": "chatparse.adapters.copilot_cli:CopilotCliAdapter",
+    "crush": "chatparse.adapters.crush:CrushAdapter",
     "cursor": "chatparse.adapters.cursor:CursorAdapter",
+    "cursor-cli": "chatparse.adapters.cursor_cli:CursorCliAdapter",
+    "factory-droid": "chatparse.adapters.factory_droid:FactoryDroidAdapter",
     "gemini-cli": "chatparse.adapters.gemini_cli:GeminiCliAdapter",
+    "goose": "chatparse.adapters.goose:GooseAdapter",
     "grok-build": "chatparse.adapters.grok_build:GrokBuildAdapter",
     "hermes": "chatparse.adapters.hermes:HermesAdapter",
+    "kilo-code": "chatparse.adapters.kilo_code:KiloCodeAdapter",
+    "kimi": "chatparse.adapters.kimi:KimiAdapter",
+    "kiro": "chatparse.adapters.kiro:KiroAdapter",
+    "mistral-vibe": "chatparse.adapters.mistral_vibe:MistralVibeAdapter",
     "oh-my-pi": "chatparse.adapters.oh_my_pi:OhMyPiAdapter",
     "openclaw": "chatparse.adapters.openclaw:OpenClawAdapter",
     "opencode": "chatparse.adapters.opencode:OpenCodeAdapter",
+    "openhands": "chatparse.adapters.openhands:OpenHandsAdapter",
     "pi": "chatparse.adapters.pi:PiAdapter",
     "qwen-code": "chatparse.adapters.qwen_code:QwenCodeAdapter",
+    "roo-code": "chatparse.adapters.roo_code:RooCodeAdapter",
     "trae": "chatparse.adapters.trae:TraeAdapter",
+    "windsurf": "chatparse.adapters.windsurf:WindsurfAdapter",
+    "zed": "chatparse.adapters.zed:ZedAdapter",
 }
 """Built-in adapter names and where they live, known without reading any metadata so that a
 plain checkout works too."""

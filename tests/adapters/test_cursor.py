@@ -876,3 +876,14 @@ def test_headers_name_rows_by_key_then_by_inner_id_each_row_once() -> None:
         "fullConversationHeadersOnly[5] names bubble 'gone', which has no row",
         "fullConversationHeadersOnly[6] repeats 'b'",
     ]
+
+
+def test_a_list_where_a_status_or_node_type_is_expected_is_no_crash() -> None:
+    """Any JSON value is looked up in the status and node tables; a list must not raise."""
+    from chatparse.adapters.cursor import content  # noqa: PLC0415 -- the module under test
+
+    call = content._tool_call({"name": "run", "status": ["error"], "toolCallId": "t1"})
+    assert call is not None
+    assert call.is_error is None
+    rich = {"root": {"children": [{"type": ["paragraph"], "children": [{"text": "hi"}]}]}}
+    assert content._lexical_text(rich["root"]) == "hi"

@@ -32,20 +32,37 @@ __all__ = [
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 ADAPTERS: Final = (
+    "aider",
+    "amp",
+    "antigravity",
     "claude-code",
+    "cline",
     "codex",
+    "continue",
     "copilot",
     "copilot-cli",
+    "crush",
     "cursor",
+    "cursor-cli",
+    "factory-droid",
     "gemini-cli",
+    "goose",
     "grok-build",
     "hermes",
+    "kilo-code",
+    "kimi",
+    "kiro",
+    "mistral-vibe",
     "oh-my-pi",
     "openclaw",
     "opencode",
+    "openhands",
     "pi",
     "qwen-code",
+    "roo-code",
     "trae",
+    "windsurf",
+    "zed",
 )
 FUZZ_ENV: Final = "CHATPARSE_FUZZ_EXAMPLES"
 

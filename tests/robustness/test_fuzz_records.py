@@ -15,7 +15,10 @@ from robustness._mutate import mutate_db, mutate_document, mutate_jsonl
 from robustness._support import ADAPTERS, budget, cases_of, check_all, run_adapter
 
 # Every case that has something to damage: a JSON Lines file, a JSON file or a database.
-_SUFFIXES = (".jsonl", ".json", ".sqlite.toml", ".vscdb")
+# Every case that has something to damage: a JSON Lines file, a JSON file, a database, or a
+# line-based text log (Aider's chat and input histories, damaged like JSON Lines).
+_TEXT_LOGS = (".jsonl", ".aider.chat.history.md", ".aider.input.history")
+_SUFFIXES = (*_TEXT_LOGS, ".json", ".sqlite.toml", ".vscdb")
 
 
 def _targets(case: Case) -> list[str]:
@@ -45,7 +48,7 @@ def test_damaged_records_parse_balanced_and_round_trip(adapter: str, data: st.Da
         home = Path(tmp) / "home"
         shutil.copytree(case.home_dir, home, symlinks=True)
         path = home / target
-        if target.endswith(".jsonl"):
+        if target.endswith(_TEXT_LOGS):
             path.write_bytes(mutate_jsonl(data, path.read_bytes()))
         elif target.endswith(".json"):
             path.write_bytes(mutate_document(data, path.read_bytes()))

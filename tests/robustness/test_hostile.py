@@ -49,25 +49,44 @@ NEEDS_POSIX_SYMLINKS: Final = pytest.mark.skipif(
 
 # One case per adapter and container kind, each holding real-shaped records to sit beside.
 CASES: Final = {
+    "aider": "project-folders-current-format",
+    "amp": "typical-thread",
+    "antigravity": "cli-full-transcript-and-history",
     "claude-code": "tool-pairing",
+    "cline": "typical-native-tools",
+    "cline-json": "sdk-sessions-subagent-compaction",
     "codex": "modern-rollout",
     "codex-json": "typescript-json-document",
+    "continue": "ide-sessions-with-index",
     "copilot": "log-append-and-rewrite",
-    "copilot-json": "json-versions",
-    "copilot-db": "legacy-interactive-sessions",
     "copilot-cli": "current-events-and-workspace",
+    "copilot-db": "legacy-interactive-sessions",
+    "copilot-json": "json-versions",
+    "crush": "crush-project-tools-subagent-summary",
     "cursor": "heads-and-global-bubbles",
+    "cursor-cli": "transcripts-nested-flat-and-subagent",
+    "factory-droid": "typical-session",
     "gemini-cli": "replay-log",
     "gemini-cli-json": "legacy-document",
+    "goose": "early-schema-compaction-and-legacy-files",
+    "goose-db": "sessions-db-thinking-tools-subagent",
     "grok-build": "typical-session-with-subagent",
     "hermes": "state-db-compression-chain-and-subagent",
+    "kilo-code": "typical-globalstate-index",
+    "kimi": "code-oplog-subagent-compaction-undo",
+    "kiro": "session-files-kiro-home-and-amazon-q",
+    "mistral-vibe": "typical-2x-session-with-subagent",
     "oh-my-pi": "title-slot-and-subagents",
     "openclaw": "gateway-session",
     "opencode": "json-storage-tree",
     "opencode-db": "sqlite-tools-usage-subagent",
+    "openhands": "typical-session-with-usage",
     "pi": "v3-tools-and-usage",
     "qwen-code": "telemetry-usage",
+    "roo-code": "typical-history-item-condense",
     "trae": "turn-order-and-timestamps",
+    "windsurf": "typical-hook-transcript",
+    "zed": "first-agent-versions-macos",
 }
 
 PAYLOADS: Final = {
@@ -235,21 +254,36 @@ def test_a_gigabyte_line_in_a_session_file_costs_bounded_memory() -> None:
 # --- the source tree itself ----------------------------------------------------------------------
 
 TREE_CASES: Final = (
+    "amp",
+    "antigravity",
     "claude-code",
+    "cline",
     "codex",
+    "continue",
     "copilot",
     "copilot-cli",
     "copilot-json",
     "cursor",
+    "cursor-cli",
+    "factory-droid",
     "gemini-cli",
+    "goose",
     "grok-build",
     "hermes",
+    "kilo-code",
+    "kimi",
+    "kiro",
+    "mistral-vibe",
     "oh-my-pi",
     "openclaw",
     "opencode",
+    "openhands",
     "pi",
     "qwen-code",
+    "roo-code",
     "trae",
+    "windsurf",
+    "zed",
 )
 
 
@@ -278,7 +312,25 @@ def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
 
 
 LOOKS_IN_LOCKED: Final = frozenset(
-    {"claude-code", "codex", "copilot-cli", "cursor", "grok-build", "oh-my-pi", "pi", "trae"}
+    {
+        "claude-code",
+        "cline",
+        "codex",
+        "copilot-cli",
+        "cursor",
+        "cursor-cli",
+        "factory-droid",
+        "grok-build",
+        "kilo-code",
+        "kimi",
+        "kiro",
+        "mistral-vibe",
+        "oh-my-pi",
+        "openhands",
+        "pi",
+        "roo-code",
+        "trae",
+    }
 )
 """Adapters that list the folder the test locks (Copilot never looks in it): each must warn."""
 

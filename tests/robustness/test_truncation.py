@@ -17,11 +17,17 @@ from robustness._support import ADAPTERS, FUZZ_ENV, case_home, cases_of, check_a
 _SAMPLES: Final = 8  # line boundaries and as many other cuts per file, by default
 
 
+def _is_aider_log(name: str) -> bool:
+    return name.endswith((".aider.chat.history.md", ".aider.input.history"))
+
+
 def _files() -> Iterator[tuple[Case, str]]:
     for adapter in ADAPTERS:
         for case in cases_of(adapter):
             for path in sorted(case.home_dir.rglob("*")):
-                if path.is_file() and path.suffix in {".jsonl", ".json"}:
+                if path.is_file() and (
+                    path.suffix in {".jsonl", ".json"} or _is_aider_log(path.name)
+                ):
                     yield case, path.relative_to(case.home_dir).as_posix()
 
 
@@ -65,7 +71,34 @@ def message_ids(conversations: list[ParsedConversation]) -> dict[str, set[str]]:
 
 # Formats whose later records remove messages on purpose: there, only the messages still in the
 # whole file's parse must never disappear.
+_CLINE_UI_FIRST: Final = {
+    "cline": (
+        "damage-torn-malformed-unknown",
+        "typical-native-tools",
+        "xml-tools-globalstate-index",
+    ),
+    "roo-code": (
+        "damage-torn-malformed-unknown",
+        "globalstate-index-xml-windows",
+        "orchestrator-subtasks-openai",
+        "typical-history-item-condense",
+    ),
+    "kilo-code": ("subtask-remote-server", "typical-globalstate-index"),
+}
+"""Cline-family cases whose task is read from its UI log until its API history holds a message:
+the UI log's message ids give way to the API history's as the prefix grows."""
+
 REMOVES_BY_DESIGN: Final = {
+    **{
+        f"{adapter}/{case}": "a task is read from its UI log until its API history holds a message"
+        for adapter, cases in _CLINE_UI_FIRST.items()
+        for case in cases
+    },
+    # Every event is a file of its own: a torn action file leaves the results that answer it
+    # without a call, kept as messages of their own until the action file is whole again.
+    "openhands/damage-torn-malformed-unknown": "a torn action orphans its results",
+    "openhands/older-sdk-layout-windows-env-roots": "a torn action orphans its results",
+    "openhands/typical-session-with-usage": "a torn action orphans its results",
     "copilot/log-set-delete-and-reset": "the log's delete and reset entries drop requests",
     # A user item is a prompt until the rollout shows it echoes typed prompts and this one was
     # never echoed: then it was injected context all along (docs/sources/codex.md).

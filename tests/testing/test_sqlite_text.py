@@ -211,3 +211,21 @@ def test_writers_close_even_when_a_later_file_fails(tmp_path: Path) -> None:
     with pytest.raises(FixtureFormatError), materialize(tmp_path):
         pass
     assert not (tmp_path / "a" / "state.vscdb-wal").exists()
+
+
+@pytest.mark.parametrize(
+    "default", ["CURRENT_TIMESTAMP", "(datetime('now'))", "(strftime('%s','now'))"]
+)
+def test_a_row_left_to_a_default_read_off_the_clock_is_refused(
+    tmp_path: Path, default: str
+) -> None:
+    """Such a row would make every build a different database: the demo and goldens would drift."""
+    table = f'[[tables]]\nname = "t"\nsql = "CREATE TABLE t (k TEXT, at TEXT DEFAULT {default})"\n'
+    write(tmp_path, table + '[[tables.rows]]\nk = "a"\nat = "2026-01-01"\n')
+    with materialize(tmp_path) as [db]:
+        assert db.is_file()  # given, the value is used: accepted
+    (tmp_path / "state.vscdb").unlink()
+    write(tmp_path, table + '[[tables.rows]]\nk = "a"\n')
+    refused = pytest.raises(FixtureFormatError, match="leaves at to a default read off the clock")
+    with refused, materialize(tmp_path):
+        pass

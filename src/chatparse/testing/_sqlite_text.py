@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import sqlite3
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -190,6 +191,35 @@ def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
+_CLOCK: Final = re.compile(r"CURRENT_(?:TIMESTAMP|DATE|TIME)|'now'|random\(", re.IGNORECASE)
+"""A column default that is read off the clock (or dice) when a row is inserted."""
+
+
+def _clock_columns(connection: sqlite3.Connection) -> dict[str, set[str]]:
+    """Per table, the columns whose default depends on when the fixture is built."""
+    found: dict[str, set[str]] = {}
+    tables = connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'").fetchall()
+    for (table,) in tables:
+        for _cid, column, _type, _notnull, default, _pk in connection.execute(
+            f"PRAGMA table_info({_quote(table)})"
+        ):
+            if default is not None and _CLOCK.search(str(default)):
+                found.setdefault(table, set()).add(column)
+    return found
+
+
+def _check_no_clock(spec: _Spec, clock: dict[str, set[str]], db_path: Path) -> None:
+    # A row left to such a default would differ at each build: goldens and the demo would drift.
+    for row in (*spec.rows, *spec.wal_rows):
+        left = sorted(clock.get(row.table, set()) - {column for column, _ in row.values})
+        if left:
+            msg = (
+                f"{db_path}: a row of table {row.table} leaves {', '.join(left)} to a default "
+                "read off the clock; give the value, so that every build writes the same database"
+            )
+            raise FixtureFormatError(msg)
+
+
 def _insert(connection: sqlite3.Connection, row: _Row) -> None:
     columns = ", ".join(_quote(column) for column, _ in row.values)
     placeholders = ", ".join(value.placeholder for _, value in row.values)
@@ -206,6 +236,7 @@ def _build(spec: _Spec, db_path: Path) -> sqlite3.Connection | None:
             raise FixtureFormatError(f"{db_path}: SQLite refused journal_mode={spec.journal_mode}")
         for sql in spec.schema:
             connection.executescript(sql)
+        _check_no_clock(spec, _clock_columns(connection), db_path)
         connection.execute("BEGIN")
         for row in spec.rows:
             _insert(connection, row)

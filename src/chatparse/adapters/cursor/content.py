@@ -29,14 +29,15 @@ from chatparse.adapters.cursor.store import loads
 from chatparse.decoders import value as jsonvalue
 from chatparse.model import ImageRef, Message, Role, ToolCall, Usage
 
-# ``toolFormerData.status`` values that mean the call did not succeed.
-FAILED_STATUSES: Final = frozenset({"error", "cancelled", "canceled", "aborted", "rejected"})
-SUCCEEDED_STATUSES: Final = frozenset({"completed", "success", "succeeded"})
+# ``toolFormerData.status`` values that mean the call did not succeed. The tables here are tuples,
+# not sets: a value of any JSON type is looked up in them, and a list does not hash.
+FAILED_STATUSES: Final = ("error", "cancelled", "canceled", "aborted", "rejected")
+SUCCEEDED_STATUSES: Final = ("completed", "success", "succeeded")
 # ``timingInfo`` fields in order of preference; only epoch milliseconds (>= 1e12) are times.
 TIMING_FIELDS: Final = ("clientRpcSendTime", "clientSettleTime", "clientEndTime", "clientStartTime")
 _EPOCH_MS_MIN: Final = 1e12
 # Lexical node types that end a line of text when flattening ``richText``.
-_LEXICAL_BLOCKS: Final = frozenset({"paragraph", "heading", "quote", "listitem", "code"})
+_LEXICAL_BLOCKS: Final = ("paragraph", "heading", "quote", "listitem", "code")
 
 
 def bubble_message(

@@ -1,0 +1,1 @@
+stand-in for an encrypted Cascade trajectory: never read

@@ -1,0 +1,75 @@
+"""Kiro IDE 0.x session files: one JSON document per session, in Continue's session format.
+
+``{sessionId, title, workspacePath, selectedModel, history: [{message: {role, content, id}}]}``,
+each ``history`` item one record. ``content`` is text or ``text`` / ``imageUrl`` parts. Kiro
+often wrote only a placeholder answer ("On it.") here, with an ``executionId``: the agent's
+actions were kept in execution logs elsewhere, which are not read (their format is not known).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from chatparse.adapter import as_nonempty_text, as_text, dig, new_image, strip_images
+from chatparse.adapters.kiro.common import Reading
+from chatparse.model import ImageRef, Role
+
+__all__ = ["read_ide_session"]
+
+_ROLES: Final[dict[str, Role]] = {"user": "user", "assistant": "assistant", "system": "system"}
+
+
+def _content(content: object) -> tuple[str, list[ImageRef]] | None:
+    """Text and images of a string or of ``text`` / ``imageUrl`` parts; ``None`` otherwise."""
+    if isinstance(content, str):
+        text, found = strip_images(content)
+        return text, list(found)
+    if not isinstance(content, list):
+        return None
+    texts: list[str] = []
+    images: list[ImageRef] = []
+    for part in content:
+        if dig(part, "type") == "imageUrl":
+            url = as_text(dig(part, "imageUrl", "url")) or ""
+            text, found = strip_images(url)
+            images += found or [new_image()]
+            texts.append(text if found else f"[image: {url}]")
+        elif isinstance(text := dig(part, "text"), str):
+            cleaned, found = strip_images(text)
+            texts.append(cleaned)
+            images += found
+    return "\n".join(texts), images
+
+
+def _item(reading: Reading, item: object, position: int, model: str | None) -> str | None:
+    message = dig(item, "message")
+    role = _ROLES.get(as_text(dig(message, "role")) or "")
+    if role is None:
+        return "an item whose message has no known role"
+    read = _content(dig(message, "content"))
+    if read is None:
+        return "a message whose content is neither text nor parts"
+    text, images = read
+    reading.add(
+        as_nonempty_text(dig(message, "id")) or f"item-{position}",
+        role,
+        text=text,
+        images=images,
+        model=model if role == "assistant" else None,
+    )
+    return None
+
+
+def read_ide_session(document: dict[str, Any], reading: Reading) -> None:
+    """Read one session document's ``history`` into ``reading``; each item is one record."""
+    model = as_nonempty_text(document.get("selectedModel"))
+    history = document.get("history")
+    if not isinstance(history, list):
+        reading.ledger.bad("history", "not a list")
+        return
+    for position, item in enumerate(history):
+        problem = _item(reading, item, position, model)
+        if problem is None:
+            reading.ledger.use()
+        else:
+            reading.ledger.bad(f"history[{position}]", problem)
