@@ -19,6 +19,7 @@ pa = pytest.importorskip("pyarrow", reason="the arrow extra is not installed")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from chatparse.interop import ARROW_SCHEMAS, to_arrow, write_parquet  # noqa: E402 -- after the skip
+from chatparse.interop.parquet import COMPRESSIONS  # noqa: E402 -- after the skip
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDENS = sorted(REPO.glob("fixtures/*/*/expected.json"))
@@ -106,6 +107,25 @@ def test_parquet_reads_back_with_pyarrow_and_duckdb(tmp_path: Path) -> None:
     assert joined == [(expected["usage"].num_rows,)]
 
 
+@pytest.mark.parametrize("codec", COMPRESSIONS)
+def test_every_codec_reads_back_the_same_rows(tmp_path: Path, codec: str) -> None:
+    conversations = golden_conversations()
+    paths = write_parquet(conversations, tmp_path, compression=codec)
+    expected = to_arrow(conversations)
+    for name, path in paths.items():
+        metadata = pq.ParquetFile(path).metadata
+        if metadata.num_row_groups:
+            written = metadata.row_group(0).column(0).compression
+            assert written == ("UNCOMPRESSED" if codec == "none" else codec.upper())
+        assert pq.read_table(path).to_pylist() == expected[name].to_pylist()
+
+
+def test_an_unknown_codec_is_refused_before_any_file_is_written(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="compression must be one of snappy, zstd"):
+        write_parquet([], tmp_path / "out", compression="rar")
+    assert not (tmp_path / "out").exists()
+
+
 def test_batch_must_be_positive(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="batch"):
         write_parquet([], tmp_path, batch=0)
@@ -118,3 +138,16 @@ def test_a_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(vars(interop), "to_arrow", raising=False)
     with pytest.raises(MissingExtraError, match=r"chatparse\[arrow\]"):
         interop.to_arrow  # noqa: B018 -- the attribute access is what imports
+
+
+def test_the_cli_writes_with_the_codec_asked_for_and_refuses_others(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from chatparse.cli import main  # noqa: PLC0415 -- the command line under test
+
+    args = ["--demo", "export", "--format", "parquet", "--out", str(tmp_path)]
+    assert main([*args, "--compression", "zstd"]) == 0
+    metadata = pq.ParquetFile(tmp_path / "messages.parquet").metadata
+    assert metadata.row_group(0).column(0).compression == "ZSTD"
+    assert main([*args, "--compression", "rar"]) == 2
+    assert "compression must be one of" in capsys.readouterr().err

@@ -215,6 +215,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="parse in N processes (0: one per core)",
     )
     export.add_argument(
+        "--compression",
+        metavar="CODEC",
+        default="snappy",
+        help="with --format parquet: snappy (default), zstd, lz4, gzip or none",
+    )
+    export.add_argument(
         "--endpoint",
         metavar="URL",
         help="with --format otel: the OTLP/HTTP endpoint to send spans to",
@@ -579,7 +585,10 @@ def _export_stream(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise _Usage("--format parquet needs --out DIR")
         from chatparse.interop import write_parquet  # noqa: PLC0415 -- needs the arrow extra
 
-        written = write_parquet(conversations, args.out)
+        try:
+            written = write_parquet(conversations, args.out, compression=args.compression)
+        except ValueError as exc:  # the codec: checked before any file is written
+            raise _Usage(str(exc)) from exc
         summary: dict[str, object] = {
             "format": "parquet",
             "files": sorted(map(str, written.values())),

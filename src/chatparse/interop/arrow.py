@@ -107,92 +107,106 @@ ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
 """The fixed schema of each table :func:`to_arrow` makes, by table name."""
 
 
-class _Columns:
-    """The four tables' columns while rows are added, as Python lists."""
+class _Rows:
+    """The four tables' rows while conversations are read: tuples in their schema's column order."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, dict[str, list[Any]]] = {
-            name: {column: [] for column in schema.names} for name, schema in ARROW_SCHEMAS.items()
-        }
-
-    def add(self, table: str, **row: Any) -> None:
-        columns = self.tables[table]
-        for name, value in row.items():
-            columns[name].append(value)
+        self.conversations: list[tuple[Any, ...]] = []
+        self.messages: list[tuple[Any, ...]] = []
+        self.tool_calls: list[tuple[Any, ...]] = []
+        self.usage: list[tuple[Any, ...]] = []
 
     def conversation(self, conversation: ParsedConversation, parent: str | None) -> None:
-        keys = {"source": conversation.source, "conversation_id": conversation.id}
+        source, conversation_id = conversation.source, conversation.id
         diagnostics = conversation.diagnostics
-        self.add(
-            "conversations",
-            **keys,
-            parent_conversation_id=parent,
-            title=conversation.title,
-            project_path=conversation.project_path,
-            git_branch=conversation.git_branch,
-            created_at=conversation.created_at,
-            updated_at=conversation.updated_at,
-            parser_version=conversation.parser_version,
-            producer_version=conversation.producer_version,
-            path=conversation.meta.path,
-            fingerprint=conversation.meta.fingerprint,
-            message_count=len(conversation.messages),
-            records_seen=diagnostics.records_seen,
-            records_used=diagnostics.records_used,
-            malformed_records=diagnostics.malformed,
-            unknown_records=len(diagnostics.unknown),
-            warnings=list(diagnostics.warnings),
+        self.conversations.append(
+            (
+                source,
+                conversation_id,
+                parent,
+                conversation.title,
+                conversation.project_path,
+                conversation.git_branch,
+                conversation.created_at,
+                conversation.updated_at,
+                conversation.parser_version,
+                conversation.producer_version,
+                conversation.meta.path,
+                conversation.meta.fingerprint,
+                len(conversation.messages),
+                diagnostics.records_seen,
+                diagnostics.records_used,
+                diagnostics.malformed,
+                len(diagnostics.unknown),
+                list(diagnostics.warnings),
+            )
         )
         for position, message in enumerate(conversation.messages):
-            self.message({**keys, "message_id": message.id}, position, message)
+            self.message(source, conversation_id, position, message)
         for subagent in conversation.subagents:
-            self.conversation(subagent, conversation.id)
+            self.conversation(subagent, conversation_id)
 
-    def message(self, keys: dict[str, str], position: int, message: Message) -> None:
-        self.add(
-            "messages",
-            **keys,
-            position=position,
-            parent_id=message.parent_id,
-            role=message.role,
-            kind=message.kind,
-            text=message.text,
-            thinking=message.thinking,
-            timestamp=message.timestamp,
-            timestamp_synthesized=message.timestamp_synthesized,
-            model=message.model,
-            request_id=message.request_id,
-            is_sidechain=message.is_sidechain,
-            image_count=len(message.images),
-            tool_call_count=len(message.tool_calls),
+    def message(self, source: str, conversation_id: str, position: int, message: Message) -> None:
+        key = (source, conversation_id, message.id)
+        self.messages.append(
+            (
+                *key,
+                position,
+                message.parent_id,
+                message.role,
+                message.kind,
+                message.text,
+                message.thinking,
+                message.timestamp,
+                message.timestamp_synthesized,
+                message.model,
+                message.request_id,
+                message.is_sidechain,
+                len(message.images),
+                len(message.tool_calls),
+            )
         )
         for index, call in enumerate(message.tool_calls):
-            self.add(
-                "tool_calls",
-                **keys,
-                position=index,
-                call_id=call.id,
-                name=call.name,
-                input_json=_json(call.input),
-                output=call.output,
-                is_error=call.is_error,
-                result_json=None if call.result is None else _json(call.result),
+            self.tool_calls.append(
+                (
+                    *key,
+                    index,
+                    call.id,
+                    call.name,
+                    _json(call.input),
+                    call.output,
+                    call.is_error,
+                    None if call.result is None else _json(call.result),
+                )
             )
         usage = message.usage
         if usage is not None:
-            self.add(
-                "usage",
-                **keys,
-                model=message.model,
-                timestamp=message.timestamp,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                cache_read_tokens=usage.cache_read_tokens,
-                cache_write_tokens=usage.cache_write_tokens,
-                reasoning_tokens=usage.reasoning_tokens,
-                dedup_key=usage.dedup_key,
-                counted=usage.counted,
+            self.usage.append(
+                (
+                    *key,
+                    message.model,
+                    message.timestamp,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.cache_read_tokens,
+                    usage.cache_write_tokens,
+                    usage.reasoning_tokens,
+                    usage.dedup_key,
+                    usage.counted,
+                )
             )
+
+    def table(self, name: str) -> pa.Table:
+        schema = ARROW_SCHEMAS[name]
+        rows: list[tuple[Any, ...]] = getattr(self, name)
+        columns = zip(*rows, strict=True) if rows else ([] for _ in schema)
+        return pa.Table.from_arrays(
+            [
+                pa.array(column, type=field.type)
+                for column, field in zip(columns, schema, strict=True)
+            ],
+            schema=schema,
+        )
 
 
 def to_arrow(conversations: Iterable[ParsedConversation]) -> dict[str, pa.Table]:
@@ -204,13 +218,10 @@ def to_arrow(conversations: Iterable[ParsedConversation]) -> dict[str, pa.Table]
 
     .. versionadded:: 0.2
     """
-    columns = _Columns()
+    rows = _Rows()
     for conversation in conversations:
-        columns.conversation(conversation, None)
-    return {
-        name: pa.table(columns.tables[name], schema=schema)
-        for name, schema in ARROW_SCHEMAS.items()
-    }
+        rows.conversation(conversation, None)
+    return {name: rows.table(name) for name in ARROW_SCHEMAS}
 
 
 def _json(value: Any) -> bytes:
