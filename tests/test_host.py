@@ -85,3 +85,51 @@ def test_home_without_env_is_an_empty_environment(monkeypatch: pytest.MonkeyPatc
     assert Host().getenv("CODEX_HOME") == "/this/machine/codex"
     assert Host(platform="darwin").getenv("CODEX_HOME") == "/this/machine/codex"
     assert Host(home=HOME, env={"CODEX_HOME": "/x"}).getenv("CODEX_HOME") == "/x"
+
+
+@pytest.mark.parametrize(
+    ("platform", "value", "expected"),
+    [
+        ("linux", "/srv/api:~/code", (Path("/srv/api"), HOME / "code")),
+        ("darwin", "~", (HOME,)),
+        ("win32", "/srv/api;~\\code", (Path("/srv/api"), HOME / "code")),
+        # On win32 the separator is ";": a ":" is part of a path (as in C:\code).
+        ("win32", "/srv/a:b", (Path("/srv/a:b"),)),
+        ("linux", "/srv/a;b", (Path("/srv/a;b"),)),
+    ],
+)
+@pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="the folders are POSIX-absolute: Windows calls /srv/api relative (no drive)",
+)
+def test_project_folders_split_like_path_on_the_hosts_platform(
+    platform: str, value: str, expected: tuple[Path, ...]
+) -> None:
+    """CHATPARSE_PROJECTS is split by the host's platform separator; ~ is the host's home."""
+    host = Host(home=HOME, env={"CHATPARSE_PROJECTS": value}, platform=platform)
+    assert host.project_folders() == expected
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="the folders are POSIX-absolute: Windows calls /srv/api relative (no drive)",
+)
+def test_project_folders_skip_empty_and_relative_entries_and_repeats() -> None:
+    """Empty entries, relative paths and a folder named twice are left out; spaces trimmed."""
+    value = "::code/app: /srv/api :~other/app:/srv/api:~/code:./here:~/code/:"
+    host = Host(home=HOME, env={"CHATPARSE_PROJECTS": value}, platform="linux")
+    assert host.project_folders() == (Path("/srv/api"), HOME / "code")
+
+
+@pytest.mark.parametrize("env", [{}, {"CHATPARSE_PROJECTS": ""}, {"CHATPARSE_PROJECTS": " : "}])
+def test_no_project_folders_when_unset_or_empty(env: dict[str, str]) -> None:
+    """Unset, empty, or only separators and spaces: no folder, never the working folder."""
+    assert Host(home=HOME, env=env, platform="linux").project_folders() == ()
+
+
+def test_project_folders_come_from_the_hosts_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another home does not see this machine's CHATPARSE_PROJECTS; this machine's Host does."""
+    here = Path.home() / "code"
+    monkeypatch.setenv("CHATPARSE_PROJECTS", str(here))
+    assert Host().project_folders() == (here,)
+    assert Host(home=HOME).project_folders() == ()

@@ -17,11 +17,14 @@ from typing import Final
 
 from attrs import field, frozen
 
-__all__ = ["PLATFORMS", "Host"]
+__all__ = ["PLATFORMS", "PROJECTS_VARIABLE", "Host"]
 
 PLATFORMS: Final = ("darwin", "linux", "win32")
 """The platforms whose directory layouts chatparse knows. Any other ``sys.platform`` value
 (``freebsd14``, ``cygwin``) is treated as ``linux``: they follow the XDG conventions."""
+
+PROJECTS_VARIABLE: Final = "CHATPARSE_PROJECTS"
+"""chatparse's own variable naming project folders: see :meth:`Host.project_folders`."""
 
 
 def _platform(value: str | None) -> str:
@@ -115,3 +118,35 @@ class Host:
         data folder name exactly as the editor spells it (``"Code - Insiders"``, ``"Trae CN"``).
         """
         return self.config_home() / product / "User"
+
+    def project_folders(self) -> tuple[Path, ...]:
+        """The project folders named in ``$CHATPARSE_PROJECTS``, in its order, each once.
+
+        Some tools keep their history inside each project they ran in, not under the home:
+        Aider's ``.aider.chat.history.md``, Crush's ``.crush/crush.db``. Nothing under the home
+        lists all those projects, so the user names them in this one variable, read by the
+        ``aider`` and ``crush`` adapters (besides the home and, for Crush, its own project list).
+        They look in each folder and in each folder directly inside it, so a folder of projects
+        (``~/code``) names every project in it.
+
+        The value is a list of folders separated like ``PATH`` on this host's platform: ``;``
+        on ``win32``, ``:`` elsewhere (``CHATPARSE_PROJECTS=~/code:/srv/work/api``). Spaces
+        around an entry are dropped and a leading ``~`` is expanded against this host's home
+        (:meth:`expand`). Empty entries (``a::b``, a trailing ``:``) and relative paths
+        (``code/app``, ``~other/app``) are skipped without a warning: a relative path would
+        depend on the folder chatparse was started in. ``chatparse doctor`` shows the value
+        beside the number of folders taken from it, so a skipped entry can be seen. Whether a
+        folder exists is not checked here: the adapters pass over one that is missing.
+
+        Like every variable, it is read from :attr:`env`: a ``Host(home=...)`` given no ``env``
+        has none, so name the folders there, ``env={"CHATPARSE_PROJECTS": "/mnt/backup/code"}``.
+
+        .. versionadded:: 0.3
+        """
+        separator = ";" if self.platform == "win32" else ":"
+        entries = (
+            entry.strip() for entry in (self.getenv(PROJECTS_VARIABLE) or "").split(separator)
+        )
+        paths = (self.expand(entry) for entry in entries if entry)
+        # dict.fromkeys keeps the first of each folder, in the variable's order.
+        return tuple(dict.fromkeys(path for path in paths if path.is_absolute()))

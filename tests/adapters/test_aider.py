@@ -65,7 +65,7 @@ def test_projects_given_to_the_adapter_and_the_windows_separator(tmp_path: Path)
     assert AiderAdapter().detect(Host(home=home, env={}, platform="linux")) is None
     given = parse_all(AiderAdapter(projects=[elsewhere / "one"]), Host(home=home, env={}))
     assert [c.title for c in given] == ["first"]
-    env = {"CHATPARSE_AIDER_PROJECTS": f"{elsewhere / 'one'};{elsewhere / 'two'}"}
+    env = {"CHATPARSE_PROJECTS": f"{elsewhere / 'one'};{elsewhere / 'two'}"}
     named = parse_all(AiderAdapter(), Host(home=home, env=env, platform="win32"))
     assert sorted(c.title or "" for c in named) == ["first", "second"]
     assert {c.project_path for c in named} == {str(elsewhere / "one"), str(elsewhere / "two")}
@@ -74,7 +74,7 @@ def test_projects_given_to_the_adapter_and_the_windows_separator(tmp_path: Path)
 def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
     """The variable naming a project's own file and the project folder give one copy."""
     path = write_history(tmp_path / "code" / "app", f"{HEADER}#### once  \n")
-    env = {"AIDER_CHAT_HISTORY_FILE": str(path), "CHATPARSE_AIDER_PROJECTS": str(path.parent)}
+    env = {"AIDER_CHAT_HISTORY_FILE": str(path), "CHATPARSE_PROJECTS": str(path.parent)}
     conversations = parse_all(AiderAdapter(), Host(home=tmp_path, env=env))
     assert [c.title for c in conversations] == ["once"]
 
@@ -110,11 +110,23 @@ def test_sniff_by_name_and_by_header(tmp_path: Path) -> None:
 def test_explain_names_the_variables_and_what_was_found(tmp_path: Path) -> None:
     """Doctor says which variables are set, where it looked, and how many files it found."""
     write_history(tmp_path / "code" / "app", HEADER)
-    env = {"CHATPARSE_AIDER_PROJECTS": str(tmp_path / "code")}
+    env = {"CHATPARSE_PROJECTS": str(tmp_path / "code")}
     lines = list(AiderAdapter().explain(Host(home=tmp_path, env=env)))
     assert "AIDER_CHAT_HISTORY_FILE is not set" in lines
-    assert f"CHATPARSE_AIDER_PROJECTS is set: {tmp_path / 'code'}" in lines
+    assert f"CHATPARSE_PROJECTS is set: {tmp_path / 'code'}" in lines
     assert any(line.startswith("1 chat history file(s)") for line in lines)
+
+
+def test_explain_says_when_no_project_folder_is_known(tmp_path: Path) -> None:
+    """Doctor points to CHATPARSE_PROJECTS when only the home is looked in, and not otherwise."""
+    hint = "no project folders are known"
+    unset = list(AiderAdapter().explain(Host(home=tmp_path, env={})))
+    assert "CHATPARSE_PROJECTS is not set" in unset
+    assert any(line.startswith(hint) for line in unset)
+    relative = list(AiderAdapter().explain(Host(home=tmp_path, env={"CHATPARSE_PROJECTS": "a"})))
+    assert any(line.startswith(hint) for line in relative)
+    given = list(AiderAdapter(projects=[tmp_path / "code"]).explain(Host(home=tmp_path, env={})))
+    assert not any(line.startswith(hint) for line in given)
 
 
 def test_a_history_gone_since_the_scan(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def parsed(home: Path) -> dict[str, ParsedConversation]:
     """Every session of both projects, parsed and checked."""
     adapter = AiderAdapter()
-    found = adapter.detect(Host(home=home, env={"CHATPARSE_AIDER_PROJECTS": str(home / "code")}))
+    found = adapter.detect(Host(home=home, env={"CHATPARSE_PROJECTS": str(home / "code")}))
     assert found is not None
     conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
     for conversation in conversations.values():

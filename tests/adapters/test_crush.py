@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -54,10 +55,37 @@ def test_projects_come_from_the_list_the_variable_and_the_home(tmp_path: Path) -
     listing.write_text(json.dumps({"projects": entries}), encoding="utf-8")
     env = {
         "CRUSH_GLOBAL_DATA": str(listing.parent),
-        "CHATPARSE_CRUSH_PROJECTS": f"{tmp_path / 'named'}:{direct}:{listed}",
+        "CHATPARSE_PROJECTS": f"{tmp_path / 'named'}:{direct}:{listed}",
     }
     host = Host(home=tmp_path / "home", env=env, platform="linux")
     assert databases(host) == [custom, go, named, direct, at_home]
+
+
+def test_a_named_folder_of_projects_names_each_project_in_it(tmp_path: Path) -> None:
+    """CHATPARSE_PROJECTS=~/code finds ~/code/<project>/.crush/crush.db, not deeper ones."""
+    home = tmp_path / "home"
+    shop = _db(home / "code" / "shop" / ".crush", "crush.db")
+    legacy = _db(home / "code" / "legacy" / ".opencode", "opencode.db")
+    _db(home / "code" / "group" / "deep" / ".crush", "crush.db")
+    host = Host(home=home, env={"CHATPARSE_PROJECTS": "~/code"}, platform="linux")
+    assert databases(host) == [legacy, shop]
+
+
+def test_explain_names_the_folders_and_says_when_none_is_known(tmp_path: Path) -> None:
+    """Doctor shows each named path's state, and points to CHATPARSE_PROJECTS when none is."""
+    hint = "no project folders are known"
+    unset = list(CrushAdapter().explain(Host(home=tmp_path, env={}, platform="linux")))
+    assert "CHATPARSE_PROJECTS is not set" in unset
+    assert any(line.startswith(hint) for line in unset)
+    db = _db(tmp_path / "loose", "crush.db")
+    # This machine's platform, so that os.pathsep is the host's separator.
+    value = os.pathsep.join([str(tmp_path), str(db), str(tmp_path / "gone"), "relative"])
+    named = list(CrushAdapter().explain(Host(home=tmp_path, env={"CHATPARSE_PROJECTS": value})))
+    assert f"CHATPARSE_PROJECTS is set: {value}" in named
+    assert f"{tmp_path}: looked in, and the folders directly inside it" in named
+    assert f"{db}: a database file" in named
+    assert f"{tmp_path / 'gone'}: missing" in named
+    assert not any(line.startswith((hint, "relative")) for line in named)
 
 
 def test_a_list_that_is_not_json_finds_nothing(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The real Crush database of ../shared/corpus-next/crush parses, every record accounted for.
 
 The database (the main file only: its -wal was not published) is copied into a temporary
-project named through CHATPARSE_CRUSH_PROJECTS (never into the repo); the facts checked were
+project named through CHATPARSE_PROJECTS (never into the repo); the facts checked were
 read off the raw rows.
 """
 
@@ -32,7 +32,7 @@ def conversations(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedC
     (project / ".crush").mkdir(parents=True)
     shutil.copy(SAMPLE, project / ".crush" / "crush.db")
     adapter = CrushAdapter()
-    host = Host(home=home, env={"CHATPARSE_CRUSH_PROJECTS": str(project)}, platform="darwin")
+    host = Host(home=home, env={"CHATPARSE_PROJECTS": str(project)}, platform="darwin")
     found = adapter.detect(host)
     assert found is not None
     parsed = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}

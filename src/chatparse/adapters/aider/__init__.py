@@ -3,8 +3,9 @@ r"""Aider: the Markdown chat log and the input history it keeps inside each proj
 Where: ``.aider.chat.history.md`` and ``.aider.input.history`` in a project's git root (its
 working folder outside git). Aider keeps no list of its projects, so chatparse reads the places
 it is told of: Aider's own ``$AIDER_CHAT_HISTORY_FILE`` / ``$AIDER_INPUT_HISTORY_FILE``, the
-folders in ``$CHATPARSE_AIDER_PROJECTS`` or given as ``AiderAdapter(projects=[...])`` (and the
-folders directly inside them), and the home; and any file handed to
+project folders in chatparse's ``$CHATPARSE_PROJECTS``
+(:meth:`~chatparse.host.Host.project_folders`) or given as ``AiderAdapter(projects=[...])`` (and
+the folders directly inside them), and the home; and any file handed to
 :func:`chatparse.parse_path` (see :mod:`.locate`).
 
 Records: the blocks of the chat history, a header, an input (``#### `` lines), an output burst

@@ -25,14 +25,13 @@ from chatparse.adapters.aider.locate import (
     CHAT_FILE_ENV,
     INPUT_FILE,
     INPUT_FILE_ENV,
-    PROJECTS_ENV,
     Files,
     found_files,
     named_folders,
 )
 from chatparse.adapters.aider.sessions import HEADER, sessions_in
 from chatparse.errors import SourceUnavailableError, UnavailableCause
-from chatparse.host import Host
+from chatparse.host import PROJECTS_VARIABLE, Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
 __all__ = ["AiderAdapter"]
@@ -45,7 +44,7 @@ class AiderAdapter:
     """Reads Aider's chat histories (one conversation per session) and lone input histories.
 
     Args:
-        projects: Project folders to look in, besides the home and ``$CHATPARSE_AIDER_PROJECTS``
+        projects: Project folders to look in, besides the home and ``$CHATPARSE_PROJECTS``
             (see :mod:`~chatparse.adapters.aider.locate`).
 
     .. versionadded:: 0.3
@@ -175,15 +174,22 @@ class AiderAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where Aider's files are looked for on ``host``, for ``chatparse doctor``."""
         yield "Aider keeps its history inside each project: only the places named here are read"
-        for variable in (CHAT_FILE_ENV, INPUT_FILE_ENV, PROJECTS_ENV):
+        for variable in (CHAT_FILE_ENV, INPUT_FILE_ENV, PROJECTS_VARIABLE):
             value = host.getenv(variable)
             if value is None:
                 yield f"{variable} is not set"
-            elif variable != PROJECTS_ENV and not host.expand(value).is_absolute():
+            elif variable != PROJECTS_VARIABLE and not host.expand(value).is_absolute():
                 yield f"{variable} is set: {value} (relative to a folder we do not know: not used)"
             else:
                 yield f"{variable} is set: {value}"
-        for folder in named_folders(host, self.projects):
+        folders = named_folders(host, self.projects)
+        if folders == [host.home]:
+            yield (
+                "no project folders are known, so only the home is looked in: name the folders"
+                f" Aider ran in, or folders holding them, in {PROJECTS_VARIABLE} (absolute paths"
+                " separated like PATH)"
+            )
+        for folder in folders:
             state = "and the folders directly inside it" if is_dir(folder) else "missing"
             yield f"{folder}: looked in, {state}"
         found: list[Files] = list(found_files(host, self.projects))

@@ -7,9 +7,9 @@ projects, so chatparse looks where it is told, and in the home itself:
 * ``$AIDER_CHAT_HISTORY_FILE`` and ``$AIDER_INPUT_HISTORY_FILE``: Aider's own variables that move
   the two files (``--chat-history-file``, ``--input-history-file``); only an absolute path (or one
   starting with ``~``) is used, since a relative one is relative to a folder we do not know;
-* ``$CHATPARSE_AIDER_PROJECTS``: project folders, separated as in ``PATH`` (``;`` on Windows,
-  ``:`` elsewhere), and the folders given to :class:`~chatparse.adapters.aider.AiderAdapter`
-  (``AiderAdapter(projects=[...])``);
+* the folders given to :class:`~chatparse.adapters.aider.AiderAdapter`
+  (``AiderAdapter(projects=[...])``), and the project folders named in chatparse's
+  ``$CHATPARSE_PROJECTS`` (see :meth:`chatparse.host.Host.project_folders`);
 * the home folder (Aider run in the home, or a home kept in git).
 
 Each named folder is looked at, and each folder directly inside it, so that a folder of
@@ -32,7 +32,6 @@ __all__ = [
     "CHAT_FILE_ENV",
     "INPUT_FILE",
     "INPUT_FILE_ENV",
-    "PROJECTS_ENV",
     "Files",
     "found_files",
     "named_files",
@@ -43,8 +42,6 @@ CHAT_FILE: Final = ".aider.chat.history.md"
 INPUT_FILE: Final = ".aider.input.history"
 CHAT_FILE_ENV: Final = "AIDER_CHAT_HISTORY_FILE"
 INPUT_FILE_ENV: Final = "AIDER_INPUT_HISTORY_FILE"
-PROJECTS_ENV: Final = "CHATPARSE_AIDER_PROJECTS"
-"""chatparse's own variable: the project folders to look in (Aider keeps no list of them)."""
 
 
 class Files(NamedTuple):
@@ -54,27 +51,19 @@ class Files(NamedTuple):
     inputs: Path | None
 
 
-def _separator(host: Host) -> str:
-    return ";" if host.platform == "win32" else ":"
-
-
 def _absolute(host: Host, text: str) -> Path | None:
     path = host.expand(text.strip())
     return path if path.is_absolute() else None
 
 
 def named_folders(host: Host, projects: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
-    """The folders to look in: the home, ``projects``, then ``$CHATPARSE_AIDER_PROJECTS``'s."""
-    listed = [os.fspath(p) for p in projects]
-    configured = host.getenv(PROJECTS_ENV)
-    if configured:
-        listed += [part for part in configured.split(_separator(host)) if part.strip()]
-    folders = [host.home]
-    for text in listed:
-        path = _absolute(host, text)
-        if path is not None and path not in folders:
-            folders.append(path)
-    return folders
+    """The folders to look in, each once: the home, ``projects``, then ``$CHATPARSE_PROJECTS``'s.
+
+    A relative folder in ``projects`` is left out, as the host leaves out one in the variable.
+    """
+    given = [_absolute(host, os.fspath(p)) for p in projects]
+    named = [host.home, *(path for path in given if path is not None), *host.project_folders()]
+    return list(dict.fromkeys(named))
 
 
 def named_files(host: Host) -> Files:

@@ -2,8 +2,9 @@
 
 Where: one database per project, ``<project>/.crush/crush.db`` (Crush) or
 ``<project>/.opencode/opencode.db`` (OpenCode-Go); the projects are found through Crush's
-global ``projects.json``, the host's ``CHATPARSE_CRUSH_PROJECTS`` and the home folder (see
-:mod:`~chatparse.adapters.crush.locate`); any other database through ``parse_path``.
+global ``projects.json``, the project folders in chatparse's ``$CHATPARSE_PROJECTS`` (and the
+folders directly inside them) and the home folder (see :mod:`~chatparse.adapters.crush.locate`);
+any other database through ``parse_path``.
 
 Records: both tools write the same schema family (pressly/goose migrations tracked in
 ``goose_db_version``), read by one reader: a ``sessions`` row per session (one record; a

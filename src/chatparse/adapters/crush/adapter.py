@@ -7,15 +7,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import SourceAdapter, as_nonempty_text, digest_fingerprint, new_meta
-from chatparse.adapters.crush.conversation import TITLE_PREFIX, Database, read_conversation
-from chatparse.adapters.crush.locate import (
-    GLOBAL_ENV,
-    PROJECTS_ENV,
-    databases,
-    global_dir,
-    project_list,
+from chatparse.adapter import (
+    SourceAdapter,
+    as_nonempty_text,
+    digest_fingerprint,
+    is_dir,
+    is_file,
+    new_meta,
 )
+from chatparse.adapters.crush.conversation import TITLE_PREFIX, Database, read_conversation
+from chatparse.adapters.crush.locate import GLOBAL_ENV, databases, global_dir, project_list
 from chatparse.adapters.crush.store import Store, epoch
 from chatparse.adapters.goose.catalog import Lineage
 from chatparse.adapters.goose.stores import (
@@ -26,7 +27,7 @@ from chatparse.adapters.goose.stores import (
     session_gone,
 )
 from chatparse.decoders.sqlite import Snapshot
-from chatparse.host import Host
+from chatparse.host import PROJECTS_VARIABLE, Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
 __all__ = ["CrushAdapter"]
@@ -114,14 +115,31 @@ class CrushAdapter:
         configured = host.getenv(GLOBAL_ENV)
         folder = global_dir(host)
         yield f"{GLOBAL_ENV} is {'set' if configured else 'not set'}: project list in {folder}"
-        yield f"{len(project_list(host))} project(s) in Crush's projects.json"
-        named = host.getenv(PROJECTS_ENV)
-        yield f"{PROJECTS_ENV}: {named}" if named else f"{PROJECTS_ENV} is not set"
+        listed = project_list(host)
+        yield f"{len(listed)} project(s) in Crush's projects.json"
+        value = host.getenv(PROJECTS_VARIABLE)
+        yield f"{PROJECTS_VARIABLE} is set: {value}" if value else f"{PROJECTS_VARIABLE} is not set"
+        named = host.project_folders()
+        if not listed and not named:
+            yield (
+                "no project folders are known, so only the home is looked in: name the folders"
+                f" Crush or OpenCode-Go ran in, or folders holding them, in {PROJECTS_VARIABLE}"
+                " (absolute paths separated like PATH)"
+            )
+        for path in named:
+            yield f"{path}: {_named_state(path)}"
         found = databases(host)
         if not found:
             yield "no Crush or OpenCode-Go database found"
         for db in found:
             yield f"{db}: {describe(db, Store, _NOT_CRUSH)}"
+
+
+def _named_state(path: Path) -> str:
+    """What a path named in ``$CHATPARSE_PROJECTS`` is to this adapter, for ``explain``."""
+    if is_file(path):
+        return "a database file"
+    return "looked in, and the folders directly inside it" if is_dir(path) else "missing"
 
 
 def _database(adapter: SourceAdapter, snapshot: Snapshot) -> Database:

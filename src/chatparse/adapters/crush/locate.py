@@ -10,9 +10,10 @@ Both tools write a database inside each project they ran in, never in the home f
    ``$XDG_DATA_HOME/crush``, else ``~/.local/share/crush``; on Windows
    ``%LOCALAPPDATA%\crush``. Each entry's ``data_dir`` (relative to its ``path`` when not
    absolute) holds ``crush.db``; its ``path`` is also looked in for ``.opencode/opencode.db``.
-2. **Folders the caller names**: ``CHATPARSE_CRUSH_PROJECTS`` in the host's environment, a
-   list separated like ``PATH`` (``;`` on Windows, ``:`` elsewhere) of project folders, data
-   folders (holding ``crush.db`` or ``opencode.db``) or database files.
+2. **Folders named** in chatparse's ``$CHATPARSE_PROJECTS``
+   (:meth:`~chatparse.host.Host.project_folders`): each folder and each folder directly inside
+   it, as a project folder or a data folder (holding ``crush.db`` or ``opencode.db``); a
+   database file named there is read too.
 3. **The home folder itself**, as a project (a tool started in ``~``).
 
 OpenCode-Go kept no list of projects: its databases are found through 2, 3 and the project
@@ -24,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import as_nonempty_text, dig, is_dir, is_file
+from chatparse.adapter import as_nonempty_text, dig, folders_in, is_file
 from chatparse.decoders.value import Invalid, decode
 from chatparse.host import Host
 
@@ -32,14 +33,12 @@ __all__ = [
     "CRUSH_DB",
     "GLOBAL_ENV",
     "OPENCODE_DB",
-    "PROJECTS_ENV",
     "databases",
     "global_dir",
     "project_list",
 ]
 
 GLOBAL_ENV: Final = "CRUSH_GLOBAL_DATA"
-PROJECTS_ENV: Final = "CHATPARSE_CRUSH_PROJECTS"
 CRUSH_DB: Final = "crush.db"
 OPENCODE_DB: Final = "opencode.db"
 PROJECTS_FILE: Final = "projects.json"
@@ -79,12 +78,6 @@ def project_list(host: Host) -> list[tuple[Path, Path | None]]:
     return found
 
 
-def _named(host: Host) -> list[Path]:
-    value = host.getenv(PROJECTS_ENV)
-    separator = ";" if host.platform == "win32" else ":"
-    return [host.expand(part) for part in (value or "").split(separator) if part]
-
-
 def _in_folder(folder: Path) -> list[Path]:
     """The databases of a project folder, or of a data folder."""
     places = (
@@ -96,17 +89,20 @@ def _in_folder(folder: Path) -> list[Path]:
     return [db for db in places if is_file(db)]
 
 
+def _named(path: Path) -> list[Path]:
+    """The databases of a path named in ``$CHATPARSE_PROJECTS``: a database, or a folder's."""
+    if is_file(path):
+        return [path]
+    return [db for place in (path, *folders_in(path)) for db in _in_folder(place)]
+
+
 def databases(host: Host) -> list[Path]:
     """Every database of a known project on ``host``, each once, in the order above."""
     found: list[Path] = []
     for project, data in project_list(host):
         found += [data / CRUSH_DB] if data is not None and is_file(data / CRUSH_DB) else []
         found += _in_folder(project)
-    for named in _named(host):
-        found += [named] if is_file(named) else _in_folder(named) if is_dir(named) else []
+    for named in host.project_folders():
+        found += _named(named)
     found += _in_folder(host.home)
-    unique: list[Path] = []
-    for db in found:
-        if db not in unique:
-            unique.append(db)
-    return unique
+    return list(dict.fromkeys(found))
