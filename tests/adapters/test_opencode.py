@@ -14,19 +14,19 @@ import pytest
 
 import chatparse
 from chatparse import registry
-from chatparse.adapters.opencode import OpenCodeAdapter
-from chatparse.adapters.opencode.content import (
+from chatparse.adapters._opencode.content import (
     clean_text,
     clean_value,
     file_placeholder,
     strip_text,
 )
-from chatparse.adapters.opencode.locate import configured_db, data_dir, database_files, stores_on
-from chatparse.adapters.opencode.usage import (
+from chatparse.adapters._opencode.usage import (
     message_usage,
     reasoning_apart_by_version,
     step_counts,
 )
+from chatparse.adapters.opencode import OpenCodeAdapter
+from chatparse.adapters.opencode.locate import configured_db, data_dir, database_files, stores_on
 from chatparse.decoders import sqlite
 from chatparse.errors import SkippedSourceWarning, SourceUnavailableError, UnavailableCause
 from chatparse.host import Host
@@ -215,13 +215,14 @@ def test_without_a_total_reasoning_above_output_can_only_be_apart() -> None:
 def test_counts_that_record_nothing_are_no_usage(value: object) -> None:
     """All-zero counts (an aborted call), and no counts at all, are no usage, never zeros."""
     assert step_counts(value, apart=True) is None
-    assert message_usage({"tokens": value}, [], apart=True) is None
+    assert message_usage({"tokens": value}, [], apart=True, source="opencode") is None
 
 
 def test_a_message_of_several_steps_counts_every_step() -> None:
     """Old messages hold their last step's tokens only; their steps' sum is their usage."""
     info = {"tokens": tokens(5, 5, 0, 0), "providerID": "p", "modelID": "m", "time": {"created": 7}}
-    usage = message_usage(info, [tokens(100, 10, 0, 50), tokens(5, 5, 0, 0)], apart=True)
+    steps = [tokens(100, 10, 0, 50), tokens(5, 5, 0, 0)]
+    usage = message_usage(info, steps, apart=True, source="opencode")
     assert usage is not None
     assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (155, 15, 50)
     assert usage.dedup_key == "opencode:p/m:7"
@@ -492,7 +493,7 @@ def test_parsing_opens_each_database_once_and_matches_parse(
         opened.append(os.fspath(path))
         return real(path, **options)
 
-    monkeypatch.setattr("chatparse.adapters.opencode.adapter.open_snapshot", counting)
+    monkeypatch.setattr("chatparse.adapters._opencode.family.open_snapshot", counting)
     with adapter.parsing() as parse:
         together = [parse(meta) for meta in found]
     assert together == one_by_one
@@ -603,3 +604,17 @@ def test_fields_of_the_wrong_type_are_kept_raw_not_fatal(tmp_path: Path) -> None
     (conversation,) = conversations(tmp_path)
     assert [m.id for m in conversation.messages] == ["msg_1", "msg_3"]
     assert [u.type for u in conversation.diagnostics.unknown] == ["message", "part tool"]
+
+
+def test_sniff_checks_the_schema_not_only_the_name(tmp_path: Path) -> None:
+    """OpenCode-Go's .opencode/opencode.db (Crush's schema) is not an sst OpenCode database."""
+    go = tmp_path / "project" / ".opencode" / "opencode.db"
+    go.parent.mkdir(parents=True)
+    with closing(sqlite3.connect(go)) as connection:
+        connection.execute("CREATE TABLE goose_db_version (id, version_id)")
+        connection.execute("CREATE TABLE sessions (id, parent_session_id, title)")
+        connection.execute("CREATE TABLE messages (id, session_id, role, parts TEXT)")
+    assert OpenCodeAdapter().sniff(go) == 0.0
+    store = Store(tmp_path)
+    store.session("ses_1")
+    assert OpenCodeAdapter().sniff(store.path) == 0.9

@@ -73,6 +73,7 @@ CASES: Final = {
     "grok-build": "typical-session-with-subagent",
     "hermes": "state-db-compression-chain-and-subagent",
     "kilo-code": "typical-globalstate-index",
+    "kilo-code-db": "kilo7-database-and-json-tree",
     "kimi": "code-oplog-subagent-compaction-undo",
     "kiro": "session-files-kiro-home-and-amazon-q",
     "mistral-vibe": "typical-2x-session-with-subagent",

@@ -83,7 +83,11 @@ _CLINE_UI_FIRST: Final = {
         "orchestrator-subtasks-openai",
         "typical-history-item-condense",
     ),
-    "kilo-code": ("subtask-remote-server", "typical-globalstate-index"),
+    "kilo-code": (
+        "both-layouts-migrated-tasks",
+        "subtask-remote-server",
+        "typical-globalstate-index",
+    ),
 }
 """Cline-family cases whose task is read from its UI log until its API history holds a message:
 the UI log's message ids give way to the API history's as the prefix grows."""

@@ -1,17 +1,18 @@
-"""OpenCode's SQLite store (v1.2+, ``opencode.db``), read through a snapshot.
+"""OpenCode's SQLite store (v1.2+, ``opencode.db``; Kilo's ``kilo.db``), read through a snapshot.
 
 Tables read, and only these (the database also holds ``account``, ``credential`` and
 ``control_account`` rows with access tokens, which are never queried):
 
 ``session``
     One row per session: ``id, parent_id, title, directory, version, time_created,
-    time_updated, revert`` (JSON) and ``workspace_id``; the rest (rolled-up tokens and cost,
-    permissions, the model) is not needed.
+    time_updated, revert`` (JSON), ``workspace_id`` and ``slug``; the rest (rolled-up tokens
+    and cost, permissions, the model, Kilo's ``summary_diffs``, ``current_state`` and
+    ``recent_progress``) is not needed.
 ``message`` / ``part``
     ``id``, ``session_id`` (and a part's ``message_id``), ``time_created``, ``time_updated``
     and ``data``: the same JSON the JSON tree held in a file, without the ids that moved into
     columns. Rows of one session are found through the ``session_id`` indexes.
-``session_message``
+``session_message`` (OpenCode) / ``session_entry`` (Kilo)
     Rows of the newer message projection (empty in the versions seen); any a session has are
     kept raw rather than dropped.
 ``workspace``
@@ -30,8 +31,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from chatparse.adapter import as_nonempty_text, digest_fingerprint
-from chatparse.adapters.opencode.content import may_hold_payload
-from chatparse.adapters.opencode.records import SQLITE, Record, SessionHead, decoded
+from chatparse.adapters._opencode.content import may_hold_payload
+from chatparse.adapters._opencode.records import SQLITE, Record, SessionHead, decoded
 from chatparse.decoders.sqlite import RawRow, Row, Snapshot
 
 __all__ = ["NEEDED_TABLES", "Database"]
@@ -50,6 +51,10 @@ _SESSION_COLUMNS: Final = (
     "revert",
     "workspace_id",
 )
+_SLUG: Final = "slug"
+"""Read besides, and left out of the session's stamp (a slug never changes)."""
+_PROJECTIONS: Final = ("session_message", "session_entry")
+"""The newer tables of a session's entries: OpenCode's, and Kilo's name for them."""
 _SKIP_DEFINITIONS: Final = ("constraint", "primary", "foreign", "unique", "check")
 
 
@@ -112,7 +117,9 @@ class Database:
         rows = snapshot.iter_rows("sqlite_master", ("name", "sql"), where="type = 'table'")
         self.columns = {str(r.values[0]): _columns(str(r.values[1] or "")) for r in rows}
         present = self.columns.get("session", frozenset())
-        self._session_columns = tuple(c for c in _SESSION_COLUMNS if c in present)
+        stamped = tuple(c for c in _SESSION_COLUMNS if c in present)
+        self._stamped = len(stamped)
+        self._session_columns = stamped + ((_SLUG,) if _SLUG in present else ())
 
     def missing(self) -> list[str]:
         """The tables it needs and lacks (a database of another program, or mid-migration)."""
@@ -136,11 +143,12 @@ class Database:
             updated=updated if isinstance(updated, int) else None,
             revert=revert,
             workspace=as_nonempty_text(values.get("workspace_id")),
-            stamp=digest_fingerprint(str(row.rowid), *map(repr, row.values)),
+            stamp=digest_fingerprint(str(row.rowid), *map(repr, row.values[: self._stamped])),
             path=self.path,
             where=f"session {values['id']}",
             size=None if self._stat is None else self._stat.st_size,
             mtime=None if self._stat is None else self._stat.st_mtime,
+            slug=as_nonempty_text(values.get(_SLUG)),
         )
 
     def sessions(self) -> list[SessionHead]:
@@ -191,15 +199,15 @@ class Database:
         return [_record("part", _text(owner), ident, None, raw) for _, ident, owner, raw in rows]
 
     def extras(self, session_id: str) -> list[Record]:
-        """The session's ``session_message`` rows, if the table exists (kept raw)."""
-        if not {"id", "type", "data", "session_id"} <= self.columns.get("session_message", set()):
-            return []
-        rows = self._rows("session_message", ("id", "type", "data"), session_id)
+        """The session's rows of the projection tables that exist (kept raw)."""
         records = []
-        for _, ident, kind, raw in rows:
-            record = _record("session_message", session_id, ident, None, raw)
-            record.kind = None if kind is None else _text(kind)
-            records.append(record)
+        for table in _PROJECTIONS:
+            if not {"id", "type", "data", "session_id"} <= self.columns.get(table, set()):
+                continue
+            for _, ident, kind, raw in self._rows(table, ("id", "type", "data"), session_id):
+                record = _record(table, session_id, ident, None, raw)
+                record.kind = None if kind is None else _text(kind)
+                records.append(record)
         return records
 
     def branch(self, head: SessionHead) -> str | None:

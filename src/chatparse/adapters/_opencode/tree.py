@@ -37,8 +37,8 @@ from chatparse.adapter import (
     stat_fingerprint,
     unlistable,
 )
-from chatparse.adapters.opencode.content import may_hold_payload
-from chatparse.adapters.opencode.records import (
+from chatparse.adapters._opencode.content import may_hold_payload
+from chatparse.adapters._opencode.records import (
     JSON,
     JSON_SUFFIX,
     Record,

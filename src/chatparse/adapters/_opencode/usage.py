@@ -26,11 +26,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeAlias
 
+from attrs import frozen
+
 from chatparse.adapter import as_count, as_nonempty_text, dig, new_usage
-from chatparse.adapters.opencode.records import millis
+from chatparse.adapters._opencode.records import millis
 from chatparse.model import Usage
 
-__all__ = ["REASONING_APART_SINCE", "message_usage", "reasoning_apart_by_version"]
+__all__ = ["REASONING_APART_SINCE", "Counting", "message_usage", "reasoning_apart_by_version"]
 
 REASONING_APART_SINCE: Final = (1, 3, 16)
 """The first OpenCode version whose ``output`` leaves the reasoning tokens out."""
@@ -39,6 +41,19 @@ _VERSION: Final = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 Counts: TypeAlias = tuple[int | None, int | None, int | None, int | None, int | None]
 """``input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens``."""
+
+
+@frozen
+class Counting:
+    """How the usage of one session's messages is read.
+
+    Attributes:
+        source: The adapter's name, which starts every ``dedup_key``.
+        apart: What :func:`reasoning_apart_by_version` says of the session's version.
+    """
+
+    source: str
+    apart: bool
 
 
 def reasoning_apart_by_version(version: str | None) -> bool:
@@ -100,8 +115,8 @@ def _summed(steps: Iterable[Counts]) -> Counts:
     return first, second, third, fourth, fifth
 
 
-def dedup_key(info: Mapping[str, Any]) -> str | None:
-    """``opencode:<provider>/<model>:<created ms>``: the same on every copy of one response.
+def dedup_key(info: Mapping[str, Any], source: str) -> str | None:
+    """``<source>:<provider>/<model>:<created ms>``: the same on every copy of one response.
 
     A fork copies a message with its creation time under a new id, so the id cannot tell
     copies apart, and the time can. ``None`` without a creation time.
@@ -111,13 +126,16 @@ def dedup_key(info: Mapping[str, Any]) -> str | None:
         return None
     provider = as_nonempty_text(info.get("providerID")) or ""
     model = as_nonempty_text(info.get("modelID")) or ""
-    return f"opencode:{provider}/{model}:{created}"
+    return f"{source}:{provider}/{model}:{created}"
 
 
-def message_usage(info: Mapping[str, Any], steps: Iterable[object], *, apart: bool) -> Usage | None:
+def message_usage(
+    info: Mapping[str, Any], steps: Iterable[object], *, apart: bool, source: str
+) -> Usage | None:
     """The usage of an assistant message (its ``info``), from its steps' tokens or its own.
 
-    ``apart`` is what :func:`reasoning_apart_by_version` says of the session's version.
+    ``apart`` is what :func:`reasoning_apart_by_version` says of the session's version;
+    ``source`` starts the ``dedup_key``.
     """
     per_step = [c for tokens in steps if (c := step_counts(tokens, apart=apart)) is not None]
     if len(per_step) > 1:
@@ -133,5 +151,5 @@ def message_usage(info: Mapping[str, Any], steps: Iterable[object], *, apart: bo
         cache_read_tokens=read,
         cache_write_tokens=write,
         reasoning_tokens=reasoning,
-        dedup_key=dedup_key(info),
+        dedup_key=dedup_key(info, source),
     )

@@ -2,9 +2,9 @@
 
 OpenCode kept the same JSON in two containers over time: one file per record in the
 ``storage/`` tree (before 1.2), and the ``data`` column of a SQLite row since (the ids moved
-into columns). Each store (:mod:`~chatparse.adapters.opencode.database`,
-:mod:`~chatparse.adapters.opencode.tree`) turns its container into the types here, so that one
-reader (:mod:`~chatparse.adapters.opencode.session`) serves both eras.
+into columns). Each store (:mod:`~chatparse.adapters._opencode.database`,
+:mod:`~chatparse.adapters._opencode.tree`) turns its container into the types here, so that one
+reader (:mod:`~chatparse.adapters._opencode.session`) serves both eras.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "JSON",
     "JSON_SUFFIX",
     "SQLITE",
+    "STORE",
     "Record",
     "SessionHead",
     "Store",
@@ -35,12 +36,14 @@ __all__ = [
     "head_from",
 ]
 
+STORE: Final = "store"
+"""The locator key saying which kind of store a session was listed from."""
 JSON_SUFFIX: Final = ".json"
 """The suffix of every record file of the JSON tree."""
 SQLITE: Final = "sqlite"
-"""``locator["store"]`` of a session read from a database."""
+""":data:`STORE` in the locator of a session read from a database."""
 JSON: Final = "json"
-"""``locator["store"]`` of a session read from the JSON tree (either of its layouts)."""
+""":data:`STORE` in the locator of a session read from the JSON tree (either of its layouts)."""
 
 
 @frozen
@@ -63,6 +66,8 @@ class SessionHead:
         size: The size of ``path`` in bytes, when it could be stat'ed.
         mtime: The modification time of ``path`` (seconds since the epoch), likewise.
         problem: Why the session record could not be read (a damaged file); ``None`` if it was.
+        slug: The session's short name; a session Kilo 7.x migrated from a 4.x-5.x task has
+            the task's id as its slug.
     """
 
     id: str
@@ -80,6 +85,7 @@ class SessionHead:
     size: int | None = None
     mtime: float | None = None
     problem: str | None = None
+    slug: str | None = None
 
 
 @define(slots=True)
@@ -95,7 +101,7 @@ class Record:
         created: A message's creation time, epoch milliseconds (its ``time_created`` column, or
             its ``time.created``).
         payload: Whether its text may hold a base64 payload to take out (see
-            :func:`~chatparse.adapters.opencode.content.may_hold_payload`).
+            :func:`~chatparse.adapters._opencode.content.may_hold_payload`).
         raw: The record's stored bytes, for an unknown record kept raw (SQLite rows).
         file: The file holding the record (JSON tree): its text is read again only if kept raw.
         kind: The record's own type, where its store gives one apart from ``data``.
@@ -222,4 +228,5 @@ def head_from(
         size=None if stat is None else stat.st_size,
         mtime=None if stat is None else stat.st_mtime,
         problem=problem,
+        slug=as_nonempty_text(info.get("slug")),
     )

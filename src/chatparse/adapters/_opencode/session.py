@@ -31,10 +31,10 @@ from chatparse.adapter import (
     new_meta,
     title_from,
 )
-from chatparse.adapters.opencode.messages import ROLES, finish
-from chatparse.adapters.opencode.parts import Draft, Reading, read_parts
-from chatparse.adapters.opencode.records import Record, SessionHead, Store
-from chatparse.adapters.opencode.usage import reasoning_apart_by_version
+from chatparse.adapters._opencode.messages import ROLES, finish
+from chatparse.adapters._opencode.parts import Draft, Reading, read_parts
+from chatparse.adapters._opencode.records import STORE, Record, SessionHead, Store
+from chatparse.adapters._opencode.usage import Counting, reasoning_apart_by_version
 from chatparse.model import ConversationMeta, Message, ParsedConversation
 
 __all__ = ["COPIES", "SUBAGENTS", "head_meta", "read_conversation", "session_title"]
@@ -115,7 +115,7 @@ def _keep_all(records: Iterable[Record], ledger: Ledger, kind: str, version: str
 
 
 def _read_messages(
-    store: Store, head: SessionHead, ledger: Ledger
+    source: str, store: Store, head: SessionHead, ledger: Ledger
 ) -> tuple[list[Message], str | None]:
     """The session's messages, and the folder its first answer ran in (``path.cwd``)."""
     version = head.version
@@ -129,7 +129,7 @@ def _read_messages(
             f"a revert is pending: {len(undone)} message(s) it undid are marked as side chains"
         )
     ids, reading = UniqueIds(), Reading()
-    apart = reasoning_apart_by_version(version)
+    counting = Counting(source=source, apart=reasoning_apart_by_version(version))
     messages: list[Message] = []
     for record in ordered:
         owned = by_message.pop(record.id, [])
@@ -147,7 +147,7 @@ def _read_messages(
         cwd = cwd or as_nonempty_text(dig(data, "path", "cwd"))
         draft = Draft(record=record, info=data, reverted=record.id in undone)
         read_parts(draft, owned, reading, ledger, version)
-        messages.extend(finish(draft, ids, apart=apart))
+        messages.extend(finish(draft, ids, counting))
     for owned in by_message.values():
         _keep_all(owned, ledger, "part of a missing message", version)
     for extra in store.extras(head.id):
@@ -188,7 +188,7 @@ def _read(  # noqa: PLR0913 -- read_conversation's arguments, and the sessions r
         ledger.bad(head.where, head.problem)
     for warning in warnings:
         ledger.warn(warning)
-    messages, cwd = _read_messages(store, head, ledger)
+    messages, cwd = _read_messages(adapter.name, store, head, ledger)
     subagents = []
     for child_id in children.get(head.id, []):
         if child_id in seen:
@@ -202,7 +202,7 @@ def _read(  # noqa: PLR0913 -- read_conversation's arguments, and the sessions r
             adapter.name,
             child,
             fingerprint=digest_fingerprint(f"{child.stamp}:{store.changes(child.id)}"),
-            locator={"store": store.kind, "parent": head.id},
+            locator={STORE: store.kind, "parent": head.id},
         )
         subagents.append(
             _read(adapter, store, child, child_meta, children=children, warnings=(), seen=seen)

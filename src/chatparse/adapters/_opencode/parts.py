@@ -13,7 +13,7 @@
     gives the error as ``output`` with ``is_error``; ``pending`` and ``running`` calls are
     unanswered. The state's ``title`` and ``metadata`` are the call's ``result``.
 ``step-finish``
-    One call's token usage (see :mod:`~chatparse.adapters.opencode.usage`).
+    One call's token usage (see :mod:`~chatparse.adapters._opencode.usage`).
 ``compaction``
     The message asks for a compaction: a ``command`` when the person did (``auto: false``), a
     ``notice`` when OpenCode did.
@@ -34,13 +34,13 @@ from typing import Any, Final, TypeAlias
 from attrs import define, field
 
 from chatparse.adapter import Ledger, PendingCall, ToolCallPairing, as_nonempty_text, as_text
-from chatparse.adapters.opencode.content import (
+from chatparse.adapters._opencode.content import (
     clean_text,
     clean_value,
     file_placeholder,
     strip_text,
 )
-from chatparse.adapters.opencode.records import Record
+from chatparse.adapters._opencode.records import Record
 from chatparse.model import ImageRef, MessageKind
 
 __all__ = ["Body", "Draft", "Reading", "read_parts"]
@@ -88,7 +88,7 @@ class Reading:
     Attributes:
         pairing: The conversation's tool calls.
         payload: Whether the part being read may hold a base64 payload
-            (:func:`~chatparse.adapters.opencode.content.may_hold_payload`): when it may not,
+            (:func:`~chatparse.adapters._opencode.content.may_hold_payload`): when it may not,
             its text is only searched for inline images, and its structured data not at all.
     """
 

@@ -5,7 +5,7 @@ copies the JSON tree into ``opencode.db`` and leaves the tree in place, its firs
 migration copied the ``project`` layout into the ``storage`` layout, and channel builds keep
 databases of their own. The copy updated last (``time_updated``) is read; between copies
 updated at the same time, the store listed first (databases before the JSON tree, see
-:mod:`~chatparse.adapters.opencode.locate`). The other copies are named in a warning of the
+:mod:`~chatparse.adapters._opencode.locate`). The other copies are named in a warning of the
 parsed conversation.
 
 **Sub-agents.** A session whose ``parent_id`` names a session of the same store is read as a
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from attrs import frozen
 
 from chatparse.adapter import digest_fingerprint, passed_over
-from chatparse.adapters.opencode.records import SessionHead, Store
-from chatparse.adapters.opencode.session import COPIES, SUBAGENTS, head_meta
+from chatparse.adapters._opencode.records import STORE, SessionHead, Store
+from chatparse.adapters._opencode.session import COPIES, SUBAGENTS, head_meta
 from chatparse.errors import SourceUnavailableError
 from chatparse.model import ConversationMeta
 
@@ -54,20 +54,27 @@ def _family(heads: Sequence[SessionHead], root: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def meta_of(
+def meta_of(  # noqa: PLR0913 -- the session, where it is, and what the scan adds
     source: str,
     store: Store,
     head: SessionHead,
     heads: Sequence[SessionHead],
     copies: Iterable[str] = (),
+    *,
+    slug_key: str | None = None,
 ) -> ConversationMeta:
-    """The meta of ``head`` as a conversation of its own, with its sub-agents among ``heads``."""
+    """The meta of ``head`` as a conversation of its own, with its sub-agents among ``heads``.
+
+    ``slug_key``, when given, is the locator key that holds the session's slug.
+    """
     pairs = _family(heads, head.id)
     by_id = {h.id: h for h in heads}
     members = [head, *(by_id[child] for _, child in pairs)]
-    locator = {"store": store.kind, **store.locator()}
+    locator = {STORE: store.kind, **store.locator()}
     if pairs:
         locator[SUBAGENTS] = "\n".join(f"{parent}\t{child}" for parent, child in pairs)
+    if slug_key is not None and head.slug is not None:
+        locator[slug_key] = head.slug
     others = "\n".join(copies)
     if others:
         locator[COPIES] = others
@@ -84,10 +91,13 @@ def _sessions(store: Store) -> list[SessionHead]:
         return []
 
 
-def list_conversations(source: str, stores: Sequence[Store]) -> list[ConversationMeta]:
+def list_conversations(
+    source: str, stores: Sequence[Store], *, slug_key: str | None = None
+) -> list[ConversationMeta]:
     """Every conversation in ``stores`` (listed by priority), one per session id, by id.
 
     A store that fails while it is read is passed over with a warning, the others are listed.
+    ``slug_key`` is as for :func:`meta_of`.
     """
     heads = [_sessions(store) for store in stores]
     copies: dict[str, list[_Copy]] = {}
@@ -110,7 +120,9 @@ def list_conversations(source: str, stores: Sequence[Store]) -> list[Conversatio
         nested.update(child for _, child in _family(held, ident))
         others = [c.head.path for c in copies[ident] if c is not chosen]
         try:
-            metas.append(meta_of(source, chosen.store, chosen.head, held, others))
+            metas.append(
+                meta_of(source, chosen.store, chosen.head, held, others, slug_key=slug_key)
+            )
         except SourceUnavailableError as exc:
             passed_over(exc.path, exc.reason)
     return sorted(metas, key=lambda meta: meta.id)

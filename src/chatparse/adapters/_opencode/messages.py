@@ -7,7 +7,8 @@ An OpenCode message becomes one :class:`~chatparse.model.Message` with its own i
 - for an assistant message that ended in an error (``error: {name, data: {message}}``), a
   ``system`` ``notice`` (id ``<message id>/error``) saying so.
 
-An assistant message with ``summary: true`` is a ``compaction_summary``. Times are the message's
+An assistant message with ``summary: true`` is a ``compaction_summary``; one of the
+``legacy`` provider (a task Kilo 7.x migrated from 4.x-5.x) has no model. Times are the message's
 ``time.created`` (epoch ms), else its row's ``time_created``. ``parentID`` (the prompt an answer
 replies to) is not a tree: OpenCode writes one assistant message per step, and several answer one
 prompt in turn, so messages are a plain list (``parent_id`` is ``None``).
@@ -15,16 +16,20 @@ prompt in turn, so messages are a plain list (``parent_id`` is ``None``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from chatparse.adapter import UniqueIds, as_epoch, as_nonempty_text, dig, new_message
-from chatparse.adapters.opencode.parts import Body, Draft
-from chatparse.adapters.opencode.usage import message_usage
+from chatparse.adapters._opencode.parts import Body, Draft
+from chatparse.adapters._opencode.usage import Counting, message_usage
 from chatparse.model import Message
 
-__all__ = ["ROLES", "finish"]
+__all__ = ["MIGRATED_PROVIDER", "ROLES", "finish"]
+
+MIGRATED_PROVIDER: Final = "legacy"
+"""The ``providerID`` (and ``modelID``) Kilo 7.x writes on the messages it migrated from a
+4.x-5.x task, which records no model: such a message has no model."""
 
 
 def _joined(texts: list[str]) -> str:
@@ -46,10 +51,7 @@ def _injected(draft: Draft, ids: UniqueIds, when: datetime | None, *, own_id: bo
 
 
 def _user(
-    draft: Draft,
-    ids: UniqueIds,
-    when: datetime | None,
-    _apart: bool,  # noqa: FBT001 -- one signature for the table
+    draft: Draft, ids: UniqueIds, when: datetime | None, _counting: Counting
 ) -> list[Message]:
     main = draft.main
     if draft.injected.texts and not (main.texts or main.images or draft.kind != "message"):
@@ -76,11 +78,15 @@ def _error_text(error: object) -> str | None:
     return f"{name}: {detail}" if detail else name
 
 
+def _model(info: Mapping[str, Any]) -> str | None:
+    """The message's ``modelID``, unless it is the placeholder of Kilo's migrated tasks."""
+    if info.get("providerID") == MIGRATED_PROVIDER:
+        return None
+    return as_nonempty_text(info.get("modelID"))
+
+
 def _assistant(
-    draft: Draft,
-    ids: UniqueIds,
-    when: datetime | None,
-    apart: bool,  # noqa: FBT001 -- one signature for the table
+    draft: Draft, ids: UniqueIds, when: datetime | None, counting: Counting
 ) -> list[Message]:
     info = draft.info
     main: Body = draft.main
@@ -93,8 +99,8 @@ def _assistant(
             tool_calls=[call.freeze() for call in draft.calls],
             images=main.images,
             timestamp=when,
-            model=as_nonempty_text(info.get("modelID")),
-            usage=message_usage(info, draft.steps, apart=apart),
+            model=_model(info),
+            usage=message_usage(info, draft.steps, apart=counting.apart, source=counting.source),
             is_sidechain=draft.reverted,
             kind="compaction_summary" if info.get("summary") is True else "message",
         )
@@ -116,7 +122,9 @@ def _assistant(
     return messages
 
 
-_FINISH: Final[dict[str, Callable[[Draft, UniqueIds, datetime | None, bool], list[Message]]]] = {
+_FINISH: Final[
+    dict[str, Callable[[Draft, UniqueIds, datetime | None, Counting], list[Message]]]
+] = {
     "user": _user,
     "assistant": _assistant,
 }
@@ -125,11 +133,7 @@ ROLES: Final = frozenset(_FINISH)
 """The message roles OpenCode writes; a message of any other role is kept raw."""
 
 
-def finish(draft: Draft, ids: UniqueIds, *, apart: bool) -> list[Message]:
-    """The messages one OpenCode message (its parts read) becomes.
-
-    ``apart`` is whether the session's version writes reasoning apart from output (see
-    :func:`~chatparse.adapters.opencode.usage.reasoning_apart_by_version`).
-    """
+def finish(draft: Draft, ids: UniqueIds, counting: Counting) -> list[Message]:
+    """The messages one OpenCode message (its parts read) becomes; ``counting`` reads its usage."""
     when = as_epoch(draft.record.created, "ms")
-    return _FINISH[str(draft.info.get("role"))](draft, ids, when, apart)
+    return _FINISH[str(draft.info.get("role"))](draft, ids, when, counting)
