@@ -255,6 +255,7 @@ def test_a_gigabyte_line_in_a_session_file_costs_bounded_memory() -> None:
 # --- the source tree itself ----------------------------------------------------------------------
 
 TREE_CASES: Final = (
+    "aider",
     "amp",
     "antigravity",
     "claude-code",
@@ -264,6 +265,7 @@ TREE_CASES: Final = (
     "copilot",
     "copilot-cli",
     "copilot-json",
+    "crush",
     "cursor",
     "cursor-cli",
     "factory-droid",
@@ -288,11 +290,17 @@ TREE_CASES: Final = (
 )
 
 
+def _is_store(path: Path) -> bool:
+    """A database, or a chat log that is not JSON (Aider's Markdown history)."""
+    return path.suffix in {".vscdb", ".db", ".sqlite3"} or path.name.endswith(".chat.history.md")
+
+
 def _session_dir(home: Path) -> Path:
     target = _records_file(home)
     if target is not None:
         return target.parent
-    return max(home.rglob("state.vscdb"), key=lambda path: len(path.parts)).parent
+    stores = (path for path in home.rglob("*") if path.is_file() and _is_store(path))
+    return max(stores, key=lambda path: len(path.parts)).parent
 
 
 @NEEDS_POSIX_SYMLINKS
@@ -314,10 +322,12 @@ def test_symlink_loops_in_the_tree_do_not_stop_the_scan(key: str) -> None:
 
 LOOKS_IN_LOCKED: Final = frozenset(
     {
+        "aider",
         "claude-code",
         "cline",
         "codex",
         "copilot-cli",
+        "crush",
         "cursor",
         "cursor-cli",
         "factory-droid",
