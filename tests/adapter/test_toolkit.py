@@ -9,6 +9,7 @@ import os
 import warnings
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -22,9 +23,11 @@ from chatparse.adapter import (
     as_nonempty_text,
     as_time,
     build_conversation,
+    content_text,
     digest_fingerprint,
     files_in,
     folders_in,
+    image_at,
     image_ref,
     list_folder,
     new_message,
@@ -153,6 +156,52 @@ def test_image_ref_takes_what_is_there() -> None:
     assert image_ref(None, None) == ImageRef()
     assert image_ref(5, ["x"]) == ImageRef()
     assert image_ref("", "AAAA") == ImageRef(byte_size=3)
+
+
+def test_image_at_measures_a_data_uri_and_keeps_a_link() -> None:
+    assert image_at("data:image/jpeg;base64,AAAA") == (
+        "[image: image/jpeg, 3 bytes]",
+        ImageRef(media_type="image/jpeg", byte_size=3),
+    )
+    assert image_at("https://x.test/a.png") == ("[image: https://x.test/a.png]", ImageRef())
+    assert image_at("") == ("[image]", ImageRef())
+
+
+def test_content_text_reads_text_and_image_parts_in_order() -> None:
+    def by_url(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
+        return [image_at(url) for url in part["urls"]]
+
+    odd: set[str] = set()
+    content = [
+        {"type": "text", "text": "see data:image/png;base64,AAAA"},
+        {"type": "pics", "urls": ["data:image/gif;base64,AAAAAAAA", "https://x.test/b"]},
+        {"type": "audio"},
+        7,
+        {"text": "end"},
+    ]
+    text, images = content_text(content, {"pics": by_url}, odd) or ("", [])
+    assert text.splitlines() == [
+        "see [image: image/png, 3 bytes]",
+        "[image: image/gif, 6 bytes]",
+        "[image: https://x.test/b]",
+        "end",
+    ]
+    assert images == [
+        ImageRef(media_type="image/png", byte_size=3),
+        ImageRef(media_type="image/gif", byte_size=6),
+        ImageRef(),
+    ]
+    assert odd == {"audio", "int"}
+
+
+def test_content_text_of_a_string_and_of_other_shapes() -> None:
+    assert content_text("hi data:image/png;base64,AAAA", {}) == (
+        "hi [image: image/png, 3 bytes]",
+        [ImageRef(media_type="image/png", byte_size=3)],
+    )
+    assert content_text([], {}) == ("", [])
+    assert content_text(None, {}) is None
+    assert content_text({"text": "a"}, {}) is None
 
 
 # --- ids and fields -------------------------------------------------------------------------

@@ -11,11 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.amp import AmpAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "amp"
 THREADS = CORPUS / "git-ai-project__git-ai" / "tests" / "fixtures" / "amp-threads"
@@ -32,15 +31,8 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedConversa
     folder.mkdir(parents=True)
     for path in sorted(THREADS.glob("T-*.json")):
         shutil.copy(path, folder / path.name)
-    adapter = AmpAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="darwin"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
+    conversations = parse_home(AmpAdapter(), home, "darwin")
     for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
         assert conversation.diagnostics.warnings == ()
     return conversations
 

@@ -12,11 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.antigravity import AntigravityAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "antigravity"
 STAGE0 = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/antigravity"
@@ -42,16 +41,7 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedConversa
         shutil.copy(sample, logs / "transcript.jsonl")
     (brain / "artifacts-only").mkdir()
     shutil.copy(ARTIFACT, brain / "artifacts-only" / "task.md")
-    adapter = AntigravityAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return conversations
+    return parse_home(AntigravityAdapter(), home)
 
 
 def test_every_transcript_is_listed_and_the_artifact_folder_is_not(

@@ -11,11 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.cline import ClineAdapter
-from chatparse.host import Host
-from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "cline"
 SDK = CORPUS / "cline__cline" / "sdk" / "packages" / "core" / "fixtures"
@@ -25,20 +23,6 @@ EXTENSION = Path(".config/Code/User/globalStorage/saoudrizwan.claude-dev")
 SESSION = "1784094124598_rruoq"
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS}")
-
-
-def parse_home(home: Path) -> dict[str, ParsedConversation]:
-    adapter = ClineAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    parsed = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in parsed.values():
-        for each in (conversation, *conversation.subagents):
-            assert check_conversation(each) == []
-            assert each.diagnostics.balanced
-            assert each.diagnostics.malformed == 0
-            assert each.diagnostics.unknown == ()
-    return parsed
 
 
 def sdk_home(home: Path, compaction: str | None = None) -> Path:
@@ -53,7 +37,7 @@ def sdk_home(home: Path, compaction: str | None = None) -> Path:
 
 def test_the_real_sdk_session(tmp_path: Path) -> None:
     """32 transcript messages: 11 tool round trips folded into their calls, metrics per turn."""
-    conversation = parse_home(sdk_home(tmp_path))[SESSION]
+    conversation = parse_home(ClineAdapter(), sdk_home(tmp_path))[SESSION]
     assert conversation.title is not None
     assert conversation.title.startswith("can you update @apps/examples/desktop-app")
     assert conversation.project_path == "/Users/example/dev/cline"
@@ -81,14 +65,16 @@ def test_the_real_sdk_session(tmp_path: Path) -> None:
 
 def test_manual_compaction_only_repeats_the_transcript(tmp_path: Path) -> None:
     """basic.compaction.json: every message is a copy of one in the transcript."""
-    conversation = parse_home(sdk_home(tmp_path, "basic.compaction.json"))[SESSION]
+    conversation = parse_home(ClineAdapter(), sdk_home(tmp_path, "basic.compaction.json"))[SESSION]
     assert conversation.diagnostics.skipped == {"copy kept by the compaction": 10}
     assert not any(m.kind == "compaction_summary" for m in conversation.messages)
 
 
 def test_agentic_compaction_adds_its_summary(tmp_path: Path) -> None:
     """agentic.compaction.json: the model-written summary (metadata.kind) is added, timed."""
-    conversation = parse_home(sdk_home(tmp_path, "agentic.compaction.json"))[SESSION]
+    conversation = parse_home(ClineAdapter(), sdk_home(tmp_path, "agentic.compaction.json"))[
+        SESSION
+    ]
     summary = conversation.messages[-1]
     assert summary.kind == "compaction_summary"
     assert summary.text.startswith("Context summary:")
@@ -103,7 +89,7 @@ def test_the_golden_messages_file(tmp_path: Path) -> None:
     shutil.copy(
         SDK / "messages" / "success.messages.json", folder / "fixture-success-01.messages.json"
     )
-    conversation = parse_home(tmp_path)["fixture-success-01"]
+    conversation = parse_home(ClineAdapter(), tmp_path)["fixture-success-01"]
     prompt, call, answer = conversation.messages
     assert prompt.text == "Inspect the README and summarize it."
     assert prompt.timestamp is None  # only assistant messages carry ts
@@ -123,7 +109,7 @@ def test_the_golden_messages_file(tmp_path: Path) -> None:
 def test_the_legacy_task_and_its_index(tmp_path: Path) -> None:
     """taskHistory.json gives the title and project; the <task> wrapper is taken off."""
     shutil.copytree(LEGACY, tmp_path / EXTENSION)
-    conversation = parse_home(tmp_path)["1767225600000"]
+    conversation = parse_home(ClineAdapter(), tmp_path)["1767225600000"]
     assert (conversation.title, conversation.project_path) == (
         "Say hello",
         "/home/example/work/demo",
@@ -140,7 +126,7 @@ def test_the_legacy_task_and_its_index(tmp_path: Path) -> None:
 def test_a_ui_log_alone(tmp_path: Path) -> None:
     """The third-party ui_messages.json: prompt, answers, usage per request, feedback."""
     shutil.copytree(UI_ONLY, tmp_path / EXTENSION / "tasks" / "test-task-1")
-    conversation = parse_home(tmp_path)["test-task-1"]
+    conversation = parse_home(ClineAdapter(), tmp_path)["test-task-1"]
     assert (
         conversation.title == "Create a React component for a dashboard with charts and KPI cards"
     )

@@ -250,9 +250,8 @@ def test_explain_without_sessions(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("fresh_registry")
-def test_registered_it_parses_through_the_public_api(tmp_path: Path) -> None:
-    """Registered by hand (as the lead will, statically), iter_conversations reads it."""
-    chatparse.register_adapter(ContinueAdapter())
+def test_the_built_in_parses_through_the_public_api(tmp_path: Path) -> None:
+    """A built-in (registering it again would be a conflict), iter_conversations reads it."""
     write_session(tmp_path, [{"message": {"role": "user", "content": "hello"}}])
     host = Host(home=tmp_path, env={}, platform="linux")
     (conversation,) = chatparse.iter_conversations(host, sources=["continue"])

@@ -10,10 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.continue_dev import ContinueAdapter
-from chatparse.host import Host
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "continue"
 CLI = CORPUS / "git-ai-project__git-ai/tests/fixtures/continue-cli-session-simple.json"
@@ -27,15 +26,10 @@ def test_the_cli_session(tmp_path: Path) -> None:
     folder = tmp_path / ".continue" / "sessions"
     folder.mkdir(parents=True)
     shutil.copy(CLI, folder / f"{SESSION}.json")
-    adapter = ContinueAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
+    (conversation,) = parse_home(ContinueAdapter(), tmp_path).values()
     diagnostics = conversation.diagnostics
     assert (diagnostics.records_seen, diagnostics.records_used) == (5, 5)  # 4 items + the document
-    assert (diagnostics.malformed, diagnostics.unknown, diagnostics.warnings) == (0, (), ())
+    assert diagnostics.warnings == ()
     assert conversation.id == SESSION
     assert conversation.title == "File Reading and Appending"
     assert conversation.project_path == "/Users/svarlamov/projects/testing-git"

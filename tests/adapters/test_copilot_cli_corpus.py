@@ -12,11 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.copilot_cli import CopilotCliAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "copilot-cli"
 LANTERN = CORPUS / "WildChildForLife__lantern/fixtures/copilot-home/session-state"
@@ -38,16 +37,7 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedConversa
         shutil.copy(log, state / log.parent.name / "events.jsonl")
     if SMALL.is_file():
         shutil.copy(SMALL, state / "copilot_stage0_small.jsonl")  # the flat layout
-    adapter = CopilotCliAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return conversations
+    return parse_home(CopilotCliAdapter(), home)
 
 
 def test_every_real_session_is_listed(parsed: dict[str, ParsedConversation]) -> None:

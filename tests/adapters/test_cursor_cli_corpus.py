@@ -14,11 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.cursor_cli import CursorCliAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 CORPUS = SHARED / "corpus-next" / "cursor-cli" / "jazzyalex__agent-sessions"
@@ -54,17 +53,7 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedConversa
     store = home / ".cursor" / "chats" / bucket / STORE_AGENT / "store.db"
     store.parent.mkdir(parents=True)
     shutil.copy(TESTS / "test-store.db", store)
-    adapter = CursorCliAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="darwin"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        for part in (conversation, *conversation.subagents):
-            assert check_conversation(part) == []
-            assert part.diagnostics.balanced
-            assert part.diagnostics.malformed == 0
-            assert part.diagnostics.unknown == ()
-    return conversations
+    return parse_home(CursorCliAdapter(), home, "darwin")
 
 
 def test_every_sample_is_listed(parsed: dict[str, ParsedConversation]) -> None:

@@ -13,11 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.factory_droid import FactoryDroidAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "factory-droid"
 PEER = (
@@ -41,15 +40,8 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedConversa
     shutil.copy(STORE, folder / "droid_s1.jsonl")  # the session_start id the sidecar pairs with
     shutil.copy(SIDECAR, folder / SIDECAR.name)
     shutil.copy(STREAM, folder / STREAM.name)
-    adapter = FactoryDroidAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="darwin"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
+    conversations = parse_home(FactoryDroidAdapter(), home, "darwin")
     for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
         assert conversation.diagnostics.skipped == {}
     return conversations
 

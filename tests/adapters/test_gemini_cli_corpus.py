@@ -6,11 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.gemini_cli import GeminiCliAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "gemini-cli"
 LEGACY = CORPUS / "kvsankar__agent-history/tests/fixtures/real_sessions/gemini/session-01.json"
@@ -35,15 +34,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def parse_all(home: Path) -> dict[str, ParsedConversation]:
-    adapter = GeminiCliAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return conversations
+    return parse_home(GeminiCliAdapter(), home)
 
 
 def test_every_sample_is_one_conversation(home: Path) -> None:

@@ -11,11 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.grok_build import GrokBuildAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "grok-build"
 CAPTURE = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/grok"
@@ -38,19 +37,6 @@ def _copy(files: list[Path], folder: Path) -> None:
         shutil.copy(path, folder / path.name)
 
 
-def parse_home(home: Path) -> dict[str, ParsedConversation]:
-    adapter = GrokBuildAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="darwin"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return conversations
-
-
 @pytest.fixture
 def captured(tmp_path: Path) -> dict[str, ParsedConversation]:
     """The captured session and its sub-agent, each in its own folder under its cwd."""
@@ -58,7 +44,7 @@ def captured(tmp_path: Path) -> dict[str, ParsedConversation]:
     _copy([CAPTURE / "summary.json", CAPTURE / "chat_history.jsonl"], sessions / MAIN_ID)
     subagent = CAPTURE / "subagent"
     _copy([subagent / "summary.json", subagent / "chat_history.jsonl"], sessions / SUB_ID)
-    return parse_home(tmp_path)
+    return parse_home(GrokBuildAdapter(), tmp_path, "darwin")
 
 
 def test_the_captured_v1_session(captured: dict[str, ParsedConversation]) -> None:
@@ -127,7 +113,7 @@ def test_the_legacy_v0_chat_history(tmp_path: Path) -> None:
         pytest.skip("the legacy sample is not in the corpus")
     folder = tmp_path / ".grok" / "sessions" / "%2Fworkspace%2Fagentsview" / LEGACY.name
     _copy([LEGACY / "chat_history.jsonl"], folder)
-    (conversation,) = parse_home(tmp_path).values()
+    (conversation,) = parse_home(GrokBuildAdapter(), tmp_path, "darwin").values()
     assert conversation.project_path == "/workspace/agentsview"
     assert conversation.title == "Review parser compatibility"
     assert conversation.diagnostics.records_seen == 5

@@ -12,11 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.hermes import HermesAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "hermes"
 GATEWAY = CORPUS / "hand-made/sessions/20260403_153620_5a3e2ff1.jsonl"
@@ -32,15 +31,7 @@ def parse(tmp_path: Path, sample: Path, name: str) -> ParsedConversation:
     folder = tmp_path / ".hermes" / "sessions"
     folder.mkdir(parents=True)
     shutil.copy(sample, folder / name)
-    adapter = HermesAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
-    assert conversation.diagnostics.balanced
-    assert conversation.diagnostics.malformed == 0
-    assert conversation.diagnostics.unknown == ()
+    (conversation,) = parse_home(HermesAdapter(), tmp_path).values()
     return conversation
 
 

@@ -10,11 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.kimi import KimiAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "kimi"
 CAPTURE = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/kimi"
@@ -34,17 +33,7 @@ def parsed(tmp_path: Path) -> dict[str, ParsedConversation]:
     shutil.copy(CAPTURE / "subagent_agent-0.jsonl", session / "agents" / "agent-0" / "wire.jsonl")
     shutil.copy(CAPTURE / "state.json", session / "state.json")
     shutil.copytree(CLI, tmp_path / ".kimi")
-    adapter = KimiAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="darwin"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        for each in (conversation, *conversation.subagents):
-            assert check_conversation(each) == []
-            assert each.diagnostics.balanced
-            assert each.diagnostics.malformed == 0
-            assert each.diagnostics.unknown == ()
-    return conversations
+    return parse_home(KimiAdapter(), tmp_path, "darwin")
 
 
 def test_the_captured_kimi_code_session(parsed: dict[str, ParsedConversation]) -> None:

@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.kiro import KiroAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "kiro"
 SESSIONS = CORPUS / "yigitkonur__cli-continues/test-fixtures/kiro/workspace-sessions"
@@ -27,16 +26,7 @@ pytestmark = pytest.mark.skipif(not SESSIONS.is_dir(), reason=f"no corpus at {CO
 def parsed(tmp_path: Path) -> dict[str, ParsedConversation]:
     storage = tmp_path / ".config/Kiro/User/globalStorage/kiro.kiroagent"
     shutil.copytree(SESSIONS, storage / "workspace-sessions")
-    adapter = KiroAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return conversations
+    return parse_home(KiroAdapter(), tmp_path)
 
 
 def test_both_sample_sessions_are_listed(parsed: dict[str, ParsedConversation]) -> None:

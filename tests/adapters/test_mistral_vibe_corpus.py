@@ -11,10 +11,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.mistral_vibe import MistralVibeAdapter
-from chatparse.host import Host
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "mistral-vibe"
 SESSION = CORPUS / "hand-made/logs/session/session_20260613_110000_def456gh"
@@ -25,15 +24,8 @@ pytestmark = pytest.mark.skipif(not SESSION.is_dir(), reason=f"no corpus at {SES
 def test_the_hand_made_2x_session(tmp_path: Path) -> None:
     """Reasoning, a read_file call paired with its result, totals on the last answer."""
     shutil.copytree(SESSION, tmp_path / ".vibe" / "logs" / "session" / SESSION.name)
-    adapter = MistralVibeAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
-    assert conversation.diagnostics.balanced
+    (conversation,) = parse_home(MistralVibeAdapter(), tmp_path).values()
     assert conversation.diagnostics.records_seen == 5  # meta.json and four lines
-    assert conversation.diagnostics.unknown == ()
     assert conversation.title == "Read the README file"
     assert conversation.project_path == "/home/user/projects/myapp"
     assert conversation.git_branch == "feature/tool-support"

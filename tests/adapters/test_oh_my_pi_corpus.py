@@ -10,11 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.oh_my_pi import OhMyPiAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "pi" / "hand-made" / "omp"
 SESSION = "V1StGXR8_Z5jdHi6B-myT"
@@ -26,16 +25,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORP
 def conversation(tmp_path: Path) -> ParsedConversation:
     """The sample's session, laid out under ~/.omp/agent, parsed through detect and scan."""
     shutil.copytree(CORPUS / "sessions", tmp_path / ".omp" / "agent" / "sessions")
-    adapter = OhMyPiAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)  # the sub-agent is not listed apart
-    parsed = adapter.parse(meta)
-    assert check_conversation(parsed) == []
-    for each in (parsed, *parsed.subagents):
-        assert each.diagnostics.balanced
-        assert each.diagnostics.malformed == 0
-        assert each.diagnostics.unknown == ()
+    (parsed,) = parse_home(OhMyPiAdapter(), tmp_path).values()  # the sub-agent is not apart
     return parsed
 
 

@@ -12,11 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.openclaw import OpenClawAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "openclaw"
 SAMPLES = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/openclaw"
@@ -32,14 +31,7 @@ def parse(tmp_path: Path, sample: str, session: str) -> ParsedConversation:
     folder = tmp_path / ".openclaw" / "agents" / "main" / "sessions"
     folder.mkdir(parents=True)
     shutil.copy(source, folder / f"{session}.jsonl")
-    adapter = OpenClawAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
-    assert conversation.diagnostics.balanced
-    assert conversation.diagnostics.malformed == 0
+    (conversation,) = parse_home(OpenClawAdapter(), tmp_path, unknown=True).values()
     return conversation
 
 

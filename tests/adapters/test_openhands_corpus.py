@@ -11,10 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.openhands import OpenHandsAdapter
-from chatparse.host import Host
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "openhands"
 CONVERSATIONS = CORPUS / "hand-made" / "conversations"
@@ -25,15 +24,9 @@ pytestmark = pytest.mark.skipif(not CONVERSATIONS.is_dir(), reason=f"no corpus a
 
 def test_the_hand_made_conversation(tmp_path: Path) -> None:
     shutil.copytree(CONVERSATIONS, tmp_path / ".openhands" / "conversations")
-    adapter = OpenHandsAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    assert meta.id == IDENT
-    parsed = adapter.parse(meta)
-    assert check_conversation(parsed) == []
+    (parsed,) = parse_home(OpenHandsAdapter(), tmp_path).values()
+    assert parsed.id == IDENT
     diagnostics = parsed.diagnostics
-    assert diagnostics.balanced
     assert (diagnostics.records_seen, diagnostics.records_used) == (5, 5)
     assert parsed.project_path == "/home/dev/code/server"
     prompt, action, final = parsed.messages

@@ -11,11 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.pi import PiAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "pi"
 SMALL = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/pi/small.jsonl"
@@ -33,15 +32,7 @@ def parse(tmp_path: Path, sample: Path, name: str) -> ParsedConversation:
     folder = tmp_path / ".pi" / "agent" / "sessions" / "--home-dev-project--"
     folder.mkdir(parents=True)
     shutil.copy(sample, folder / name)
-    adapter = PiAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
-    assert conversation.diagnostics.balanced
-    assert conversation.diagnostics.malformed == 0
-    assert conversation.diagnostics.unknown == ()
+    (conversation,) = parse_home(PiAdapter(), tmp_path).values()
     return conversation
 
 

@@ -7,11 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.qwen_code import QwenCodeAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "qwen-code"
 LANTERN = CORPUS / "WildChildForLife__lantern" / "fixtures" / "qwen-home"
@@ -33,15 +32,7 @@ def conversations(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ParsedC
     hand_made.mkdir(parents=True)
     for sample in HAND_MADE.glob("*.jsonl"):
         shutil.copyfile(sample, hand_made / sample.name)
-    adapter = QwenCodeAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    parsed = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in parsed.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return parsed
+    return parse_home(QwenCodeAdapter(), home)
 
 
 def roll_up() -> dict[str, dict[str, int]]:

@@ -10,11 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.roo_code import RooCodeAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "roo-code"
 TASKS = Path(".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks")
@@ -37,16 +36,7 @@ def parsed(tmp_path: Path) -> dict[str, ParsedConversation]:
         / "test-task-1",
         tmp_path / TASKS / "test-task-1",
     )
-    adapter = RooCodeAdapter()
-    found = adapter.detect(Host(home=tmp_path, env={}, platform="linux"))
-    assert found is not None
-    result = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
-    for conversation in result.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.balanced
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
-    return result
+    return parse_home(RooCodeAdapter(), tmp_path)
 
 
 def test_history_item_gives_title_and_workspace(parsed: dict[str, ParsedConversation]) -> None:

@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.windsurf import WindsurfAdapter
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "windsurf"
 SAMPLE = CORPUS / "git-ai-project__git-ai/tests/fixtures/windsurf-session-simple.jsonl"
@@ -31,13 +30,7 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> ParsedConversation:
     folder = home / ".windsurf" / "transcripts"
     folder.mkdir(parents=True)
     shutil.copy(SAMPLE, folder / "sample.jsonl")
-    adapter = WindsurfAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="darwin"))
-    assert found is not None
-    (meta,) = adapter.scan(found)
-    conversation = adapter.parse(meta)
-    assert check_conversation(conversation) == []
-    assert conversation.diagnostics.balanced
+    (conversation,) = parse_home(WindsurfAdapter(), home, "darwin").values()
     return conversation
 
 

@@ -12,12 +12,11 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from corpus_home import parse_home
 
 from chatparse.adapters.zed import ZedAdapter
 from chatparse.adapters.zed.codec import NO_ZSTD, zstd_decoder
-from chatparse.host import Host
 from chatparse.model import ParsedConversation
-from chatparse.testing import check_conversation
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-next" / "zed"
 SCRIPT = CORPUS / "vshulcz__deja-vu/fixtures/registry/zed/zed.sql"
@@ -30,14 +29,8 @@ def parse_all(home: Path) -> dict[str, ParsedConversation]:
     folder.mkdir(parents=True)
     with closing(sqlite3.connect(folder / "threads.db")) as connection:
         connection.executescript(SCRIPT.read_text(encoding="utf-8"))
-    adapter = ZedAdapter()
-    found = adapter.detect(Host(home=home, env={}, platform="linux"))
-    assert found is not None
-    conversations = {meta.id: adapter.parse(meta) for meta in adapter.scan(found)}
+    conversations = parse_home(ZedAdapter(), home)
     for conversation in conversations.values():
-        assert check_conversation(conversation) == []
-        assert conversation.diagnostics.malformed == 0
-        assert conversation.diagnostics.unknown == ()
         assert conversation.project_path == "/workspace/registry-demo"
     return conversations
 

@@ -18,19 +18,25 @@ What does this field hold?
 How are messages named and titled?
     :class:`UniqueIds`, :func:`title_from`, :func:`prompt_title`.
 What about images and tools?
-    :func:`strip_images`, :func:`image_ref`; :func:`drop_payloads` and :func:`strip_payloads`
+    :func:`strip_images`, :func:`image_ref`, :func:`image_at`; :func:`content_text` reads a
+    message's text and image parts; :func:`drop_payloads` and :func:`strip_payloads`
     take base64 payloads out of structured values (tool inputs and results) and raw texts;
     :class:`ToolCallPairing` pairs calls with results and tells orphans and unanswered calls
     apart.
 What did the scan pass over?
     :func:`passed_over`, :func:`unlistable`, :func:`is_file`, :func:`is_dir`,
-    :func:`list_folder`, :func:`folders_in`, :func:`files_in`, :func:`walk_files`;
-    :func:`require_file` for a file gone since the scan.
+    :func:`list_folder`, :func:`folders_in`, :func:`files_in`, :func:`walk_files`,
+    :func:`file_stat`; :func:`require_file` for a file gone since the scan.
+Is this file the tool's?
+    :func:`read_head` reads the first bytes a ``sniff`` looks at.
 What is a conversation called, before it is parsed?
     :func:`read_window` reads a file's head and tail within :data:`PEEK_BYTES` each, for a
     :class:`Peeker`.
 Has it changed since last time?
-    :func:`stat_fingerprint`, :func:`digest_fingerprint`.
+    :func:`stat_fingerprint`, :func:`digest_fingerprint`; :func:`file_meta` lists a conversation
+    kept in a file of its own, by the file's stat.
+What does ``chatparse doctor`` say?
+    :func:`explain_variable` says whether a variable that moves the tool's folder is set.
 And the result?
     :func:`build_conversation` assembles the :class:`~chatparse.model.ParsedConversation`;
     :func:`new_message`, :func:`new_tool_call`, :func:`new_usage`, :func:`new_image` and
@@ -62,7 +68,9 @@ from chatparse.adapter.protocol import (
 if TYPE_CHECKING:
     from chatparse.adapter.assemble import build_conversation
     from chatparse.adapter.build import new_image, new_message, new_meta, new_tool_call, new_usage
+    from chatparse.adapter.content import ImagePart, content_text, image_at
     from chatparse.adapter.drafts import MessageDraft
+    from chatparse.adapter.explaining import explain_variable
     from chatparse.adapter.fields import (
         LARGEST_TOKEN_COUNT,
         as_count,
@@ -71,10 +79,11 @@ if TYPE_CHECKING:
         as_token_count,
         dig,
     )
-    from chatparse.adapter.fingerprints import digest_fingerprint, stat_fingerprint
+    from chatparse.adapter.fingerprints import digest_fingerprint, file_meta, stat_fingerprint
     from chatparse.adapter.ids import UniqueIds
     from chatparse.adapter.ledger import Ledger
     from chatparse.adapter.paths import (
+        file_stat,
         files_in,
         folders_in,
         is_dir,
@@ -86,7 +95,13 @@ if TYPE_CHECKING:
         walk_files,
     )
     from chatparse.adapter.payloads import drop_payloads, strip_payloads
-    from chatparse.adapter.peeking import PEEK_BYTES, Window, read_window
+    from chatparse.adapter.peeking import (
+        PEEK_BYTES,
+        SNIFF_BYTES,
+        Window,
+        read_head,
+        read_window,
+    )
     from chatparse.adapter.text import (
         TITLE_LENGTH,
         image_ref,
@@ -101,11 +116,13 @@ __all__ = [
     "ADAPTER_NAME",
     "LARGEST_TOKEN_COUNT",
     "PEEK_BYTES",
+    "SNIFF_BYTES",
     "TITLE_LENGTH",
     "BatchParser",
     "ContentScanner",
     "EpochUnit",
     "Explainer",
+    "ImagePart",
     "Ledger",
     "MessageDraft",
     "PathSniffer",
@@ -123,11 +140,16 @@ __all__ = [
     "as_time",
     "as_token_count",
     "build_conversation",
+    "content_text",
     "dig",
     "digest_fingerprint",
     "drop_payloads",
+    "explain_variable",
+    "file_meta",
+    "file_stat",
     "files_in",
     "folders_in",
+    "image_at",
     "image_ref",
     "is_dir",
     "is_file",
@@ -139,6 +161,7 @@ __all__ = [
     "new_usage",
     "passed_over",
     "prompt_title",
+    "read_head",
     "read_window",
     "require_file",
     "stat_fingerprint",
@@ -151,7 +174,9 @@ __all__ = [
 
 _HOMES = {
     "chatparse.adapter.assemble": ("build_conversation",),
+    "chatparse.adapter.content": ("ImagePart", "content_text", "image_at"),
     "chatparse.adapter.drafts": ("MessageDraft",),
+    "chatparse.adapter.explaining": ("explain_variable",),
     "chatparse.adapter.build": (
         "new_image",
         "new_message",
@@ -167,10 +192,11 @@ _HOMES = {
         "as_token_count",
         "dig",
     ),
-    "chatparse.adapter.fingerprints": ("digest_fingerprint", "stat_fingerprint"),
+    "chatparse.adapter.fingerprints": ("digest_fingerprint", "file_meta", "stat_fingerprint"),
     "chatparse.adapter.ids": ("UniqueIds",),
     "chatparse.adapter.ledger": ("Ledger",),
     "chatparse.adapter.paths": (
+        "file_stat",
         "files_in",
         "folders_in",
         "is_dir",
@@ -182,7 +208,13 @@ _HOMES = {
         "walk_files",
     ),
     "chatparse.adapter.payloads": ("drop_payloads", "strip_payloads"),
-    "chatparse.adapter.peeking": ("PEEK_BYTES", "Window", "read_window"),
+    "chatparse.adapter.peeking": (
+        "PEEK_BYTES",
+        "SNIFF_BYTES",
+        "Window",
+        "read_head",
+        "read_window",
+    ),
     "chatparse.adapter.text": (
         "TITLE_LENGTH",
         "image_ref",

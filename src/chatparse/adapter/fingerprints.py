@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Final
 
-__all__ = ["digest_fingerprint", "stat_fingerprint"]
+from chatparse.adapter.build import new_meta
+from chatparse.model import ConversationMeta
+
+__all__ = ["digest_fingerprint", "file_meta", "stat_fingerprint"]
 
 _DIGEST_LENGTH: Final = 32  # hex characters: 128 bits, beyond any accidental collision
 _SEPARATOR: Final = b"\x1f"  # the unit separator: a part cannot run into the next
@@ -39,3 +44,37 @@ def digest_fingerprint(*parts: str | bytes) -> str:
             digest.update(_SEPARATOR)
         digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:_DIGEST_LENGTH]
+
+
+def file_meta(  # noqa: PLR0913 -- the meta's own fields, keyword-only
+    source: str,
+    ident: str,
+    path: str | os.PathLike[str],
+    info: os.stat_result,
+    *,
+    fingerprint: str | None = None,
+    title: str | None = None,
+    project_path: str | None = None,
+    created_at: datetime | None = None,
+    updated_at: datetime | None = None,
+    locator: Mapping[str, str] | None = None,
+) -> ConversationMeta:
+    """The :class:`~chatparse.model.ConversationMeta` of a conversation read from the file ``path``.
+
+    ``info`` is the file's stat, taken by the scan: it gives the meta's ``size``, its ``mtime``
+    (UTC) and, unless ``fingerprint`` is given (say, one joining the stats of the file and a
+    sidecar), its :func:`stat_fingerprint`. The other fields are the meta's own.
+    """
+    return new_meta(
+        source=source,
+        id=ident,
+        path=os.fspath(path),
+        fingerprint=stat_fingerprint(info) if fingerprint is None else fingerprint,
+        size=info.st_size,
+        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
+        title=title,
+        project_path=project_path,
+        created_at=created_at,
+        updated_at=updated_at,
+        locator={} if locator is None else locator,
+    )

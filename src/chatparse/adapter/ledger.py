@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from attrs import define, evolve, field, frozen
 
 from chatparse.adapter.payloads import strip_payloads
-from chatparse.decoders.jsonl import read_spans
+from chatparse.decoders.jsonl import Line, Malformed, iter_lines, read_spans
 from chatparse.decoders.text import repair_surrogates
 from chatparse.model import Diagnostics, UnknownRecord
 
@@ -87,6 +87,18 @@ class Ledger:
         self.malformed += 1
         if where is not None and reason is not None:
             self.warnings.append(f"{where}: {reason}")
+
+    def decoded_lines(self, path: str | os.PathLike[str]) -> Iterator[Line]:
+        """The lines of the JSON Lines file at ``path`` that decode, in order.
+
+        Each line that does not is a malformed record, told here (``line N`` and why), so that
+        a reader's loop sees decoded values only; a value may still be of any JSON type.
+        """
+        for line in iter_lines(path):
+            if isinstance(line, Malformed):
+                self.bad(f"line {line.line_no}", line.reason)
+            else:
+                yield line
 
     def keep(
         self, where: str, kind: str | None, raw: str, producer_version: str | None = None

@@ -15,6 +15,7 @@ from pathlib import Path
 from chatparse.errors import SkippedSourceWarning, SourceUnavailableError, UnavailableCause
 
 __all__ = [
+    "file_stat",
     "files_in",
     "folders_in",
     "is_dir",
@@ -39,6 +40,21 @@ def passed_over(path: str | os.PathLike[str], reason: str) -> None:
 def unlistable(path: str | os.PathLike[str], error: OSError) -> None:
     """Warn that the folder at ``path`` could not be listed (``error`` says why)."""
     passed_over(path, f"cannot be listed ({error.strerror or error})")
+
+
+def file_stat(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """The stat of the file at ``path``, for a scan; ``None`` when it cannot be taken.
+
+    A file gone since its folder was listed is simply not there; one that its folder shows but
+    will not let us stat (a folder of mode ``r--``) is passed over with a warning.
+    """
+    try:
+        return Path(path).stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        passed_over(path, f"cannot be read ({exc.strerror or exc})")
+        return None
 
 
 def is_file(path: Path) -> bool:

@@ -1,10 +1,13 @@
-"""A bounded look at a file's content, for a scan that peeks (``scan(peek=True)``).
+"""A bounded look at a file's content: its head for ``sniff``, its two ends for a peek.
 
-A scan that lists thousands of conversations cannot parse them, but a title, a project and a
-last time are usually near a file's two ends: the first prompt and the launch directory at its
-head, renames and the latest records at its tail. :func:`read_window` reads those two ends within
-a byte budget, cut at line boundaries, so a JSON Lines adapter can decode them as it decodes the
-whole file.
+``sniff`` decides from a file's first bytes whether it is the tool's: :func:`read_head` reads
+them, and reads nothing from a file it cannot open.
+
+A scan that peeks (``scan(peek=True)``) and lists thousands of conversations cannot parse them,
+but a title, a project and a last time are usually near a file's two ends: the first prompt and
+the launch directory at its head, renames and the latest records at its tail.
+:func:`read_window` reads those two ends within a byte budget, cut at line boundaries, so a JSON
+Lines adapter can decode them as it decodes the whole file.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Final
 
 from attrs import frozen
@@ -19,10 +23,26 @@ from attrs import frozen
 from chatparse.decoders._files import open_binary
 from chatparse.decoders.jsonl import Line, Malformed, iter_lines
 
-__all__ = ["PEEK_BYTES", "Window", "read_window"]
+__all__ = ["PEEK_BYTES", "SNIFF_BYTES", "Window", "read_head", "read_window"]
+
+SNIFF_BYTES: Final = 4096
+"""How much of a file's start :func:`read_head` reads by default."""
 
 PEEK_BYTES: Final = 64 * 1024
 """How much of each end of a file a peek reads at most."""
+
+
+def read_head(path: str | os.PathLike[str], size: int = SNIFF_BYTES) -> bytes:
+    """The first ``size`` bytes of ``path``, for ``sniff``; empty when it cannot be read.
+
+    A ``sniff`` must not raise: a file that is gone, a folder, or one we may not read has no
+    head, and so is not the tool's.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            return stream.read(size)
+    except OSError:
+        return b""
 
 
 @frozen

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -31,9 +30,8 @@ from chatparse.adapter import (
     as_nonempty_text,
     build_conversation,
     dig,
+    file_meta,
     is_file,
-    new_meta,
-    stat_fingerprint,
     title_from,
 )
 from chatparse.adapters._cline.build import Builder
@@ -71,13 +69,11 @@ def session_meta(source: str, folder: Path) -> ConversationMeta | None:
     locator = {"format": SESSION_FORMAT}
     if isinstance(fork, str) and fork:
         locator["forked_from"] = fork
-    return new_meta(
-        source=source,
-        id=as_nonempty_text(manifest.get("session_id")) or folder.name,
-        path=str(transcript),
-        size=stat.st_size,
-        mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
-        fingerprint=stat_fingerprint(stat),
+    return file_meta(
+        source,
+        as_nonempty_text(manifest.get("session_id")) or folder.name,
+        transcript,
+        stat,
         title=title_from(as_nonempty_text(dig(metadata, "title"))),
         project_path=as_nonempty_text(manifest.get("cwd"))
         or as_nonempty_text(manifest.get("workspace_root")),
@@ -177,13 +173,11 @@ def read_session(adapter: SourceAdapter, meta: ConversationMeta) -> ParsedConver
             continue
         stat = other.stat()
         agent = other.name.removesuffix(MESSAGES)
-        sub_meta = new_meta(
-            source=adapter.name,
-            id=f"{meta.id}__{agent}",
-            path=str(other),
-            size=stat.st_size,
-            mtime=datetime.fromtimestamp(stat.st_mtime, UTC),
-            fingerprint=stat_fingerprint(stat),
+        sub_meta = file_meta(
+            adapter.name,
+            f"{meta.id}__{agent}",
+            other,
+            stat,
             locator={"format": SESSION_FORMAT, "parent_session": meta.id, "agent": agent},
         )
         subagents.append(_conversation(adapter, sub_meta, other, []))

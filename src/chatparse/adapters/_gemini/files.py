@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
 from attrs import frozen
 
-from chatparse.adapter import files_in, folders_in, new_meta, stat_fingerprint
+from chatparse.adapter import file_meta, files_in, folders_in
 from chatparse.model import ConversationMeta
 
 __all__ = ["DUPLICATES", "Found", "files_in", "folders_in", "pick", "stat_of"]
@@ -47,13 +47,11 @@ class Found:
         where = dict(locator or {})
         if others:
             where[DUPLICATES] = "\n".join(str(other.path) for other in others)
-        return new_meta(
-            source=source,
-            id=self.id,
-            path=str(self.path),
-            fingerprint=stat_fingerprint(self.info),
-            size=self.info.st_size,
-            mtime=datetime.fromtimestamp(self.info.st_mtime, UTC),
+        return file_meta(
+            source,
+            self.id,
+            self.path,
+            self.info,
             locator=where,
             project_path=project_path,
             created_at=created_at,

@@ -39,7 +39,7 @@ from chatparse.adapters._pi.dialect import Dialect, unchanged
 from chatparse.adapters._pi.entries import OMP_ENTRIES, PI_ENTRIES
 from chatparse.adapters._pi.family import SessionFilesAdapter
 from chatparse.adapters._pi.files import Head, id_from_name, read_head
-from chatparse.adapters._pi.locate import Found, folders_in, jsonl_files, meta_of, pick, stat_of
+from chatparse.adapters._pi.locate import Found, folders_in, jsonl_files, meta_of, pick
 from chatparse.adapters._pi.reading import Reading, Title
 from chatparse.adapters._pi.session import finish, read_session
 
@@ -60,6 +60,5 @@ __all__ = [
     "pick",
     "read_head",
     "read_session",
-    "stat_of",
     "unchanged",
 ]

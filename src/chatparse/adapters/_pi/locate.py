@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISREG
 from typing import Final
 
 from chatparse.adapter import (
     digest_fingerprint,
+    file_meta,
+    file_stat,
     files_in,
     folders_in,
-    new_meta,
-    passed_over,
     stat_fingerprint,
 )
 from chatparse.adapters._pi.files import Head, id_from_name, read_head
@@ -34,26 +33,10 @@ __all__ = [
     "meta_of",
     "pick",
     "sessions_under",
-    "stat_of",
     "watched_fingerprint",
 ]
 
 SUFFIX: Final = ".jsonl"
-
-
-def stat_of(path: Path) -> os.stat_result | None:
-    """The file's stat; ``None`` for one gone since its folder was listed, or unreadable.
-
-    A file that a folder shows but will not let us stat (mode ``r--``) is passed over with a
-    warning, not in silence.
-    """
-    try:
-        return path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        passed_over(path, f"cannot be read ({exc.strerror or exc})")
-        return None
 
 
 def jsonl_files(folder: Path, *, warn: bool = True) -> list[Path]:
@@ -82,7 +65,7 @@ class Found:
 
         Its session id is ``ident`` when given, else its header's, else the one its name gives.
         """
-        stat = stat_of(path)
+        stat = file_stat(path)
         if stat is None or not S_ISREG(stat.st_mode) or not stat.st_size:
             return None
         return cls(path, stat, read_head(path), ident)
@@ -104,7 +87,7 @@ def watched_fingerprint(found: Found, watched: Iterable[Path]) -> str:
     """
     states = []
     for path in watched:
-        stat = stat_of(path)
+        stat = file_stat(path)
         state = "gone" if stat is None else stat_fingerprint(stat)
         states += [_relative(path, found.path.parent), state]
     own = stat_fingerprint(found.stat)
@@ -133,12 +116,11 @@ def meta_of(
         extra.setdefault("format_version", str(head.version))
     if head.parent is not None:
         extra.setdefault("parent_session", head.parent)
-    return new_meta(
-        source=source,
-        id=found.id,
-        path=str(found.path),
-        size=found.stat.st_size,
-        mtime=datetime.fromtimestamp(found.stat.st_mtime, UTC),
+    return file_meta(
+        source,
+        found.id,
+        found.path,
+        found.stat,
         fingerprint=fingerprint or stat_fingerprint(found.stat),
         title=title or head.title,
         project_path=head.cwd,

@@ -14,10 +14,9 @@ answer: its own ``usage`` object in newer files, its ledger events in older ones
 The modules, by concern: :mod:`~chatparse.adapters.amp.adapter` (the adapter),
 :mod:`~chatparse.adapters.amp.locate` (where), :mod:`~chatparse.adapters.amp.thread` (one
 document), :mod:`~chatparse.adapters.amp.messages` (its messages) and
-:mod:`~chatparse.adapters.amp.usage` (token counts). Two modules are shared with the Factory
-Droid adapter, whose sessions are also a file each with Anthropic-style content:
-:mod:`~chatparse.adapters.amp.files` (listing files, the newest copy of an id) and
-:mod:`~chatparse.adapters.amp.blocks` (content blocks).
+:mod:`~chatparse.adapters.amp.usage` (token counts). Listing the files and sorting content
+blocks are shared with Factory Droid, whose sessions are also a file each with Anthropic-style
+content: :mod:`chatparse.adapters._anthropic`.
 """
 
 from chatparse.adapters.amp.adapter import AmpAdapter

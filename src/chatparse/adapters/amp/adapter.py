@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
-from chatparse.adapters.amp.files import Found, newest_by_id, read_head
+from chatparse.adapter import is_dir, is_file, read_head
+from chatparse.adapters._anthropic.files import Found, newest_by_id
 from chatparse.adapters.amp.locate import (
     XDG_ENV,
     found_in,

@@ -10,12 +10,11 @@ copy written last (the newer modification time; on a tie, the ``$XDG_DATA_HOME``
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import new_meta, stat_fingerprint
-from chatparse.adapters.amp.files import Found, conversation_files
+from chatparse.adapter import file_meta
+from chatparse.adapters._anthropic.files import Found, conversation_files
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
 
@@ -56,11 +55,4 @@ def found_in(root: Path) -> Iterator[Found]:
 
 def meta_of(source: str, found: Found) -> ConversationMeta:
     """The meta of one thread document, from its name and stat (nothing is read)."""
-    return new_meta(
-        source=source,
-        id=found.ident,
-        path=str(found.path),
-        fingerprint=stat_fingerprint(found.info),
-        size=found.info.st_size,
-        mtime=datetime.fromtimestamp(found.info.st_mtime, UTC),
-    )
+    return file_meta(source, found.ident, found.path, found.info)

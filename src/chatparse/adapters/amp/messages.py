@@ -36,7 +36,7 @@ from chatparse.adapter import (
     dig,
     drop_payloads,
 )
-from chatparse.adapters.amp.blocks import Blocks, sort_blocks
+from chatparse.adapters._anthropic.blocks import Blocks, sort_blocks
 from chatparse.adapters.amp.usage import message_usage, usage_key
 from chatparse.decoders.value import encode
 

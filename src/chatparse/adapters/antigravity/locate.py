@@ -12,17 +12,15 @@ workspace. Antigravity moves none of this with a variable of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, NamedTuple
 
 from chatparse.adapter import (
     as_nonempty_text,
     dig,
+    file_meta,
     is_dir,
     is_file,
-    new_meta,
-    stat_fingerprint,
     unlistable,
 )
 from chatparse.decoders.jsonl import Line, iter_lines
@@ -97,14 +95,8 @@ def meta_of(source: str, found: Found) -> ConversationMeta | None:
         info = found.path.stat()
     except OSError:
         return None
-    return new_meta(
-        source=source,
-        id=found.conversation_id,
-        path=str(found.path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        locator={"layout": found.layout},
+    return file_meta(
+        source, found.conversation_id, found.path, info, locator={"layout": found.layout}
     )
 
 

@@ -35,7 +35,6 @@ from chatparse.adapter import (
 )
 from chatparse.adapters.antigravity.prompts import model_chosen, split_prompt, system_text
 from chatparse.adapters.windsurf.records import keep_line
-from chatparse.decoders.jsonl import Malformed, iter_lines
 from chatparse.decoders.value import Invalid, decode
 from chatparse.model import MessageKind, Role
 
@@ -219,10 +218,7 @@ def read_transcript(path: Path, *, double_encoded: bool) -> Transcript:
     """Read the transcript at ``path``; a line that is no step of a known shape is kept raw."""
     transcript = Transcript(double_encoded)
     ledger = transcript.ledger
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in ledger.decoded_lines(path):
         record = line.value
         kind = record.get("type") if isinstance(record, dict) else None
         outcome: bool | str = False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
@@ -14,9 +13,10 @@ from chatparse.adapter import (
     PEEK_BYTES,
     as_time,
     digest_fingerprint,
+    file_meta,
     is_dir,
     is_file,
-    new_meta,
+    read_head,
     stat_fingerprint,
 )
 from chatparse.adapters.continue_dev.locate import (
@@ -38,8 +38,6 @@ from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
 __all__ = ["ContinueAdapter"]
 
-_HEAD: Final = 4096
-
 
 def _meta(source: str, path: Path, entry: IndexEntry | None) -> ConversationMeta | None:
     try:
@@ -47,12 +45,11 @@ def _meta(source: str, path: Path, entry: IndexEntry | None) -> ConversationMeta
     except OSError:
         return None
     stamp = stat_fingerprint(info)
-    return new_meta(
-        source=source,
-        id=path.stem,
-        path=str(path),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
+    return file_meta(
+        source,
+        path.stem,
+        path,
+        info,
         # The index's entry is part of what is read: a change to it changes the conversation.
         fingerprint=stamp if entry is None else digest_fingerprint(stamp, encode(entry.raw)),
         title=None if entry is None else entry.title,
@@ -112,7 +109,7 @@ class ContinueAdapter:
                 found = self.parse(meta)
                 title, project, updated = found.title, found.project_path, found.updated_at
             else:
-                head = _head_fields(_head(Path(meta.path), PEEK_BYTES))
+                head = _head_fields(read_head(meta.path, PEEK_BYTES))
                 title = clean_title(head.get("title"))
                 project, updated = project_of(head.get("workspaceDirectory")), None
         except OSError:  # gone since the scan (SourceUnavailableError is one): parse says so
@@ -128,7 +125,7 @@ class ContinueAdapter:
         """Sure of a session file in a ``sessions/`` folder; less of one elsewhere."""
         if path.name == INDEX or path.suffix != ".json" or not is_file(path):
             return 0.0
-        head = _head(path, _HEAD)
+        head = read_head(path)
         if b'"sessionId"' not in head or b'"history"' not in head:
             return 0.0
         return 0.9 if path.parent.name == SESSIONS else 0.6
@@ -158,15 +155,6 @@ class ContinueAdapter:
         yield f"{folder}: {len(files)} session file(s)"
         yield _index_state(located.home, {path.stem for path in files})
         yield "config.json, config.yaml, dev_data/ and index/ are not read (settings, keys, logs)"
-
-
-def _head(path: Path, size: int) -> bytes:
-    """The first ``size`` bytes of ``path``; none when it cannot be read."""
-    try:
-        with path.open("rb") as stream:
-            return stream.read(size)
-    except OSError:
-        return b""
 
 
 def _head_fields(head: bytes) -> dict[str, object]:

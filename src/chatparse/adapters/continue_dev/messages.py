@@ -27,6 +27,7 @@ from typing import Any, Final
 from attrs import define, field
 
 from chatparse.adapter import (
+    ImagePart,
     Ledger,
     MessageDraft,
     ToolCallPairing,
@@ -34,10 +35,10 @@ from chatparse.adapter import (
     as_epoch,
     as_nonempty_text,
     as_text,
+    content_text,
     dig,
     drop_payloads,
-    new_image,
-    strip_images,
+    image_at,
 )
 from chatparse.adapters.continue_dev.usage import message_usage
 from chatparse.decoders.value import Invalid, decode, encode
@@ -65,38 +66,17 @@ class Reading:
     the thinking gives the same message ids as the whole file)."""
 
 
-def _image(part: dict[str, Any]) -> tuple[str, ImageRef]:
-    url = as_text(dig(part, "imageUrl", "url")) or as_text(part.get("imageUrl")) or ""
-    placeholder, found = strip_images(url)  # a data URI: its placeholder and measure
-    if found:
-        return placeholder, found[0]
-    return (f"[image: {url}]" if url else "[image]"), new_image()
+def _image_url(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
+    """An ``imageUrl`` part: ``{imageUrl: {url}}``, or (older) ``{imageUrl: url}``."""
+    return [image_at(as_text(dig(part, "imageUrl", "url")) or as_text(part.get("imageUrl")) or "")]
+
+
+_IMAGES: Final[dict[str, ImagePart]] = {"imageUrl": _image_url}
 
 
 def content_of(content: object, odd: set[str]) -> tuple[str, list[ImageRef]] | None:
     """Text and images of a ``content``; ``None`` when it is neither text nor a list of parts."""
-    if content is None:
-        return "", []
-    if isinstance(content, str):
-        text, found = strip_images(content)
-        return text, list(found)
-    if not isinstance(content, list):
-        return None
-    texts: list[str] = []
-    images: list[ImageRef] = []
-    for part in content:
-        kind = dig(part, "type")
-        if kind == "imageUrl":
-            placeholder, image = _image(part)
-            texts.append(placeholder)
-            images.append(image)
-        elif isinstance(text := dig(part, "text"), str):
-            cleaned, found = strip_images(text)
-            texts.append(cleaned)
-            images.extend(found)
-        else:
-            odd.add(kind if isinstance(kind, str) else type(part).__name__)
-    return "\n".join(texts), images
+    return ("", []) if content is None else content_text(content, _IMAGES, odd)
 
 
 def _arguments(value: object) -> Any:

@@ -25,11 +25,11 @@ from chatparse.adapters.copilot.locate import (
     TRANSCRIPTS,
     Folder,
     databases,
-    file_meta,
     files_by_id,
     head,
     newer,
     session_folders,
+    session_meta,
     with_extra,
 )
 from chatparse.adapters.copilot.peek import peek_session
@@ -130,7 +130,7 @@ class CopilotAdapter:
             main = copies.get(".jsonl") or copies.get(".json") or transcript
             if main is None:
                 continue
-            meta = file_meta(self.name, session_id, main, project)
+            meta = session_meta(self.name, session_id, main, project)
             if meta is None:
                 continue
             extra: dict[str, str] = {}
@@ -161,7 +161,7 @@ class CopilotAdapter:
         """The one session in a session or transcript file, with its project when it has one."""
         in_transcripts = path.parent.name == TRANSCRIPTS.name
         workspace = path.parent.parent.parent if in_transcripts else path.parent.parent
-        meta = file_meta(self.name, path.stem, path, workspace_project_path(workspace))
+        meta = session_meta(self.name, path.stem, path, workspace_project_path(workspace))
         if meta is None:
             return
         if path.suffix == ".jsonl" and (in_transcripts or b'"session.start"' in head(path)):

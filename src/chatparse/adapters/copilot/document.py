@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from chatparse.adapter import Ledger, as_text, digest_fingerprint, new_meta, passed_over
 from chatparse.adapters._vscode import workspace_project_path
-from chatparse.adapters.copilot.locate import databases, file_meta
+from chatparse.adapters.copilot.locate import databases, session_meta
 from chatparse.decoders import bigjson, sqlite
 from chatparse.decoders import value as jsonvalue
 from chatparse.errors import SourceUnavailableError
@@ -60,7 +60,7 @@ def legacy_metas(source: str, user_dir: Path) -> Iterator[ConversationMeta]:
             passed_over(db, exc.reason)
             continue
         for index, session in sessions:
-            meta = file_meta(source, _legacy_id(db, index, session), db, project)
+            meta = session_meta(source, _legacy_id(db, index, session), db, project)
             if meta is None:
                 continue
             yield new_meta(

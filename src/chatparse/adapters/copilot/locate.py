@@ -7,13 +7,12 @@ transcript folder beside it: one pair per workspace, and one for empty windows.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
 from attrs import frozen
 
-from chatparse.adapter import is_dir, is_file, new_meta, stat_fingerprint, unlistable
+from chatparse.adapter import file_meta, is_dir, is_file, new_meta, stat_fingerprint, unlistable
 from chatparse.adapters._vscode import GLOBAL_DB, WORKSPACE_DB, workspace_dirs
 from chatparse.model import ConversationMeta
 
@@ -27,11 +26,11 @@ __all__ = [
     "TRANSCRIPT_FORMAT",
     "Folder",
     "databases",
-    "file_meta",
     "files_by_id",
     "head",
     "newer",
     "session_folders",
+    "session_meta",
     "with_extra",
 ]
 
@@ -93,7 +92,7 @@ def files_by_id(folder: Path, suffixes: tuple[str, ...]) -> dict[str, dict[str, 
     return found
 
 
-def file_meta(
+def session_meta(
     source: str, session_id: str, path: Path, project: str | None
 ) -> ConversationMeta | None:
     """The meta of a session stored in the file at ``path``; ``None`` if it is gone."""
@@ -101,15 +100,7 @@ def file_meta(
         info = path.stat()
     except OSError:
         return None  # deleted between listing and stat
-    return new_meta(
-        source=source,
-        id=session_id,
-        path=str(path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        project_path=project,
-    )
+    return file_meta(source, session_id, path, info, project_path=project)
 
 
 def with_extra(meta: ConversationMeta, extra: Mapping[str, str]) -> ConversationMeta:

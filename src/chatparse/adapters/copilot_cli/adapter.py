@@ -8,7 +8,7 @@ from typing import Final
 
 from attrs import evolve
 
-from chatparse.adapter import build_conversation, is_dir, is_file
+from chatparse.adapter import build_conversation, explain_variable, is_dir, is_file, read_head
 from chatparse.adapters.copilot_cli.drafts import Draft, Session
 from chatparse.adapters.copilot_cli.events import read_events
 from chatparse.adapters.copilot_cli.legacy import read_legacy
@@ -27,8 +27,6 @@ from chatparse.host import Host
 from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 
 __all__ = ["CopilotCliAdapter"]
-
-_SNIFF_BYTES: Final = 4096
 
 
 class CopilotCliAdapter:
@@ -130,7 +128,7 @@ class CopilotCliAdapter:
         """
         if not is_file(path):
             return 0.0
-        head = _head(path)
+        head = read_head(path)
         in_home = ".copilot" in path.parts
         if path.suffix == ".jsonl" and b'"session.start"' in head:
             agent = b'"copilot-agent"' in head
@@ -155,11 +153,7 @@ class CopilotCliAdapter:
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where Copilot CLI's sessions are looked for on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(HOME_ENV)
-        if configured:
-            yield f"{HOME_ENV} is set: {configured} (so ~/.copilot is not read)"
-        else:
-            yield f"{HOME_ENV} is not set: using ~/.copilot"
+        yield explain_variable(host, HOME_ENV, "~/.copilot")
         home = copilot_home(host)
         if not is_dir(home):
             yield f"{home}: missing"
@@ -172,11 +166,3 @@ class CopilotCliAdapter:
             f"{counts['legacy']} legacy session document(s)"
         )
         yield "session.db and session-store.db are indexes derived from the event logs: not read"
-
-
-def _head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(_SNIFF_BYTES)
-    except OSError:
-        return b""

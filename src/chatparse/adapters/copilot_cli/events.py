@@ -24,7 +24,6 @@ from chatparse.adapter import (
 )
 from chatparse.adapters.copilot_cli.drafts import Session, arguments_of
 from chatparse.adapters.copilot_cli.usage import shutdown_totals
-from chatparse.decoders.jsonl import Malformed, iter_lines
 from chatparse.model import ImageRef
 
 __all__ = ["READERS", "SKIPPED", "read_events"]
@@ -245,11 +244,8 @@ event that has not is kept raw as unknown)."""
 def read_events(path: Path, session: Session) -> Session:
     """Read the event log at ``path`` into ``session``; a bad line is malformed."""
     ledger = session.ledger
-    for line in iter_lines(path):
+    for line in ledger.decoded_lines(path):
         where = f"line {line.line_no}"
-        if isinstance(line, Malformed):
-            ledger.bad(where, line.reason)
-            continue
         record = line.value
         kind = record.get("type") if isinstance(record, dict) else None
         data = record.get("data") if isinstance(record, dict) else None

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, NamedTuple
 
 from chatparse.adapter import (
     as_datetime,
+    file_meta,
     is_dir,
     is_file,
     list_folder,
-    new_meta,
     stat_fingerprint,
     title_from,
 )
@@ -122,13 +121,12 @@ def meta_of(source: str, found: Found) -> ConversationMeta | None:
         workspace = read_workspace(found.path.parent)
         with suppress(OSError):  # no workspace.yaml: the log alone
             stamps.append(stat_fingerprint((found.path.parent / WORKSPACE).stat()))
-    return new_meta(
-        source=source,
-        id=found.session_id,
-        path=str(found.path),
+    return file_meta(
+        source,
+        found.session_id,
+        found.path,
+        info,
         fingerprint="+".join(stamps),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
         title=title_from(workspace.get("name")),
         project_path=workspace.get("cwd"),
         created_at=as_datetime(workspace.get("created_at")),

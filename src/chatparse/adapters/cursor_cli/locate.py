@@ -19,18 +19,17 @@ no readable message.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from chatparse.adapter import (
     as_epoch,
     as_nonempty_text,
+    file_meta,
     files_in,
     folders_in,
     is_file,
     list_folder,
-    new_meta,
     stat_fingerprint,
     title_from,
 )
@@ -130,13 +129,12 @@ def meta_of(source: str, found: Found, transcript: Found | None = None) -> Conve
         beside.append(transcript.path)
     stamps = [stat_fingerprint(info), *filter(None, map(_stamp, beside))]
     details = _session_file(found.path) if store else {}
-    return new_meta(
-        source=source,
-        id=found.session_id,
-        path=str(found.path),
+    return file_meta(
+        source,
+        found.session_id,
+        found.path,
+        info,
         fingerprint="+".join(stamps),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
         title=title_from(as_nonempty_text(details.get("title"))),
         created_at=as_epoch(details.get("createdAtMs"), "ms"),
         updated_at=as_epoch(details.get("updatedAtMs"), "ms"),

@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from chatparse.adapter import as_nonempty_text, as_text, dig
 from chatparse.adapters.cursor_cli.content import Reading, read_content
-from chatparse.decoders.jsonl import Malformed, iter_lines
 from chatparse.decoders.value import encode
 
 __all__ = ["read_transcript"]
@@ -37,10 +36,7 @@ def _turn_ended(reading: Reading, record: dict[str, Any], line: int) -> None:
 def read_transcript(path: Path, reading: Reading) -> Reading:
     """Read the transcript at ``path`` into ``reading``, line by line."""
     ledger = reading.ledger
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in ledger.decoded_lines(path):
         record = line.value
         role = dig(record, "role")
         if role in _ROLES and isinstance(dig(record, "message"), dict):

@@ -19,7 +19,8 @@ The modules, by concern: :mod:`~chatparse.adapters.factory_droid.adapter` (the a
 :mod:`~chatparse.adapters.factory_droid.store` and
 :mod:`~chatparse.adapters.factory_droid.stream` (the two dialects),
 :mod:`~chatparse.adapters.factory_droid.session` (what the lines give) and
-:mod:`~chatparse.adapters.factory_droid.settings` (the sidecar).
+:mod:`~chatparse.adapters.factory_droid.settings` (the sidecar). Listing the files and sorting
+content blocks are shared with Amp: :mod:`chatparse.adapters._anthropic`.
 """
 
 from chatparse.adapters.factory_droid.adapter import FactoryDroidAdapter

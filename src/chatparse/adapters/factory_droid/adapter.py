@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import build_conversation, is_dir, is_file, require_file
-from chatparse.adapters.amp.files import Found, newest_by_id, read_head
+from chatparse.adapter import build_conversation, is_dir, is_file, read_head, require_file
+from chatparse.adapters._anthropic.files import Found, newest_by_id
 from chatparse.adapters.factory_droid.lines import read_lines
 from chatparse.adapters.factory_droid.locate import (
     found_in,

@@ -16,7 +16,6 @@ from chatparse.adapter import as_text, dig
 from chatparse.adapters.factory_droid.session import Session
 from chatparse.adapters.factory_droid.store import STORE_READERS
 from chatparse.adapters.factory_droid.stream import STREAM_READERS, stream_message
-from chatparse.decoders.jsonl import Malformed, iter_lines
 
 __all__ = ["read_lines"]
 
@@ -43,10 +42,7 @@ _READERS: Final[dict[str, _Reader]] = {**STREAM_READERS, **STORE_READERS}
 def read_lines(path: Path, session: Session) -> None:
     """Read the session file at ``path`` into ``session``, every line accounted for."""
     ledger = session.ledger
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in ledger.decoded_lines(path):
         record = line.value
         kind = as_text(dig(record, "type"))
         reader = _READERS.get(kind) if kind is not None else None

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import folders_in, new_meta, stat_fingerprint
-from chatparse.adapters.amp.files import Found, conversation_files
+from chatparse.adapter import file_meta, folders_in, stat_fingerprint
+from chatparse.adapters._anthropic.files import Found, conversation_files
 from chatparse.adapters.factory_droid.settings import SUFFIX
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
@@ -49,11 +48,4 @@ def meta_of(source: str, found: Found) -> ConversationMeta:
     stamps = [stat_fingerprint(found.info)]
     with suppress(OSError):  # no sidecar (yet): the file alone
         stamps.append(stat_fingerprint(sidecar_of(found.path).stat()))
-    return new_meta(
-        source=source,
-        id=found.ident,
-        path=str(found.path),
-        fingerprint="+".join(stamps),
-        size=found.info.st_size,
-        mtime=datetime.fromtimestamp(found.info.st_mtime, UTC),
-    )
+    return file_meta(source, found.ident, found.path, found.info, fingerprint="+".join(stamps))

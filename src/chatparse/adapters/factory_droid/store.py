@@ -21,7 +21,7 @@ from chatparse.adapter import (
     as_nonempty_text,
     dig,
 )
-from chatparse.adapters.amp.blocks import Blocks, sort_blocks
+from chatparse.adapters._anthropic.blocks import Blocks, sort_blocks
 from chatparse.adapters.factory_droid.session import Session, output_text
 from chatparse.decoders.text import strip_tags
 

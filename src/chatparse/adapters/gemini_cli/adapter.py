@@ -8,7 +8,7 @@ from typing import Final
 
 from attrs import frozen
 
-from chatparse.adapter import as_datetime, is_dir, is_file, require_file
+from chatparse.adapter import as_datetime, explain_variable, is_dir, is_file, require_file
 from chatparse.adapters._gemini.cli_log import MESSAGE_TYPES
 from chatparse.adapters._gemini.cli_session import read_session, session_conversation
 from chatparse.adapters._gemini.files import DUPLICATES, Found, files_in, folders_in, pick, stat_of
@@ -107,11 +107,7 @@ class GeminiCliAdapter:
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where the adapter looks on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(HOME_ENV)
-        if configured:
-            yield f"{HOME_ENV} is set: {configured} (so ~/.gemini is not read)"
-        else:
-            yield f"{HOME_ENV} is not set: using ~/.gemini"
+        yield explain_variable(host, HOME_ENV, "~/.gemini")
         base = gemini_dir(host)
         yield f"{base}: {'exists' if base.is_dir() else 'missing'}"
         tmp = base / "tmp"

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file, require_file
+from chatparse.adapter import is_dir, is_file, read_head, require_file
 from chatparse.adapters.goose.catalog import (
     JSONL,
     Lineage,
@@ -102,7 +102,7 @@ class GooseAdapter:
         """Sure of a ``sessions.db`` with Goose's tables; less of a session file."""
         if not is_file(path):
             return 0.0
-        head = _head(path)
+        head = read_head(path, _HEAD_BYTES)
         if head.startswith(_SQLITE_HEADER):
             goose = b"content_json" in head and b"created_timestamp" in head
             return (0.9 if path.parent.name == SESSIONS else 0.7) if goose else 0.0
@@ -112,7 +112,7 @@ class GooseAdapter:
 
     def scan_path(self, path: Path) -> Iterator[ConversationMeta]:
         """The conversations of a ``sessions.db``, or the one in a session file."""
-        if _head(path).startswith(_SQLITE_HEADER):
+        if read_head(path, _HEAD_BYTES).startswith(_SQLITE_HEADER):
             yield from _database_metas(self.name, path)
             return
         meta = legacy_meta(self.name, path)
@@ -142,11 +142,3 @@ def _database_metas(source: str, db: Path) -> list[ConversationMeta]:
         return list(database_metas(source, db, store, Lineage.of(store.sessions())))
 
     return read_store(db, Store, metas, _NOT_GOOSE) or []
-
-
-def _head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(_HEAD_BYTES)
-    except OSError:
-        return b""

@@ -9,7 +9,6 @@ imported the files into the database when it created it): the database's copy wi
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,8 @@ from attrs import frozen
 from chatparse.adapter import (
     as_nonempty_text,
     digest_fingerprint,
+    file_meta,
     new_meta,
-    stat_fingerprint,
 )
 from chatparse.adapters.goose.session import session_time
 from chatparse.adapters.goose.store import Store, session_stamp
@@ -106,15 +105,7 @@ def legacy_meta(source: str, path: Path) -> ConversationMeta | None:
         info = path.stat()
     except OSError:
         return None
-    return new_meta(
-        source=source,
-        id=path.stem,
-        path=str(path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        locator={"store": JSONL},
-    )
+    return file_meta(source, path.stem, path, info, locator={"store": JSONL})
 
 
 def child_meta(meta: ConversationMeta, ident: str, **locator: str) -> ConversationMeta:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import explain_variable, is_dir, is_file
 from chatparse.adapters.grok_build.locate import (
     CHAT_HISTORY,
     FILES,
@@ -178,11 +178,7 @@ class GrokBuildAdapter:
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where Grok Build's sessions are looked for on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(HOME_ENV)
-        if configured:
-            yield f"{HOME_ENV} is set: {configured} (so ~/.grok is not read)"
-        else:
-            yield f"{HOME_ENV} is not set: using ~/.grok"
+        yield explain_variable(host, HOME_ENV, "~/.grok")
         root = self.sessions(host)
         if not is_dir(root):
             yield f"{root}: missing"

@@ -25,6 +25,7 @@ from typing import Any, Final
 from attrs import define, field
 
 from chatparse.adapter import (
+    ImagePart,
     Ledger,
     MessageDraft,
     PendingCall,
@@ -33,12 +34,11 @@ from chatparse.adapter import (
     as_count,
     as_nonempty_text,
     as_text,
+    content_text,
     dig,
-    image_ref,
-    new_image,
-    strip_images,
+    image_at,
 )
-from chatparse.decoders.jsonl import Line, Malformed, iter_lines
+from chatparse.decoders.jsonl import Line
 from chatparse.decoders.value import Invalid, decode
 from chatparse.model import ImageRef, MessageKind, Role
 
@@ -105,41 +105,16 @@ class History:
         return taken
 
 
-def _image(part: dict[str, Any]) -> tuple[str, ImageRef]:
+def _image(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
     """An image part (``url``: a data URI, or a link): its placeholder and reference."""
-    url = as_text(part.get("url")) or as_text(dig(part, "image_url", "url")) or ""
-    if url.startswith("data:"):
-        header, _, payload = url.partition(",")
-        media_type = header.removeprefix("data:").partition(";")[0] or None
-        image = image_ref(media_type, payload)
-        return f"[image: {image.media_type}, {image.byte_size} bytes]", image
-    return f"[image: {url}]" if url else "[image]", new_image()
+    return [image_at(as_text(part.get("url")) or as_text(dig(part, "image_url", "url")) or "")]
 
 
-def content_text(content: object) -> tuple[str, list[ImageRef]] | None:
-    """Text and images of a string or an array of parts; ``None`` for any other shape."""
-    if isinstance(content, str):
-        text, found = strip_images(content)
-        return text, list(found)
-    if not isinstance(content, list):
-        return None
-    texts: list[str] = []
-    images: list[ImageRef] = []
-    for part in content:
-        kind = dig(part, "type")
-        if kind in ("image", "image_url"):
-            placeholder, image = _image(part)
-            texts.append(placeholder)
-            images.append(image)
-        elif isinstance(text := dig(part, "text"), str):
-            cleaned, found = strip_images(text)
-            texts.append(cleaned)
-            images.extend(found)
-    return "\n".join(texts), images
+_IMAGES: Final[dict[str, ImagePart]] = {"image": _image, "image_url": _image}
 
 
 def _user(history: History, record: dict[str, Any], line: Line) -> str | None:
-    read = content_text(record.get("content"))
+    read = content_text(record.get("content"), _IMAGES)
     if read is None:
         return "a user item without content"
     history.flush()
@@ -167,7 +142,7 @@ def _arguments(value: object) -> object:
 
 
 def _assistant(history: History, record: dict[str, Any], line: Line) -> str | None:
-    read = content_text(record.get("content") or "")
+    read = content_text(record.get("content") or "", _IMAGES)
     if read is None:
         return "an assistant item whose content is neither text nor parts"
     text, images = read
@@ -204,12 +179,12 @@ def _assistant(history: History, record: dict[str, Any], line: Line) -> str | No
 
 def _tool_result(history: History, record: dict[str, Any], line: Line) -> str | None:
     ident = as_nonempty_text(record.get("tool_call_id"))
-    read = content_text(record.get("content") or "")
+    read = content_text(record.get("content") or "", _IMAGES)
     if read is None:
         return "a tool result whose content is neither text nor parts"
     history.flush()
     text, images = read
-    extra = content_text(record.get("images") or [])
+    extra = content_text(record.get("images") or [], _IMAGES)
     if extra is not None and extra[0]:
         text, images = "\n".join(filter(None, [text, extra[0]])), [*images, *extra[1]]
     replays = history.tools.repeated
@@ -277,10 +252,7 @@ def _tag(record: dict[str, Any]) -> str | None:
 def read_history(path: Path, history: History) -> History:
     """Read ``chat_history.jsonl`` at ``path`` line by line into ``history``."""
     ledger = history.ledger
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in ledger.decoded_lines(path):
         record = line.value
         tag = _tag(record) if isinstance(record, dict) else None
         reader = _READERS.get(tag) if tag is not None else None

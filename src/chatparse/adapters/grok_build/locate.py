@@ -21,10 +21,10 @@ from chatparse.adapter import (
     as_datetime,
     as_nonempty_text,
     dig,
+    file_stat,
     folders_in,
     is_file,
     new_meta,
-    passed_over,
     stat_fingerprint,
     title_from,
 )
@@ -167,15 +167,7 @@ def read_summary(folder: Path) -> Summary | None:
 
 
 def _stats(folder: Path) -> dict[str, os.stat_result]:
-    found: dict[str, os.stat_result] = {}
-    for name in FILES:
-        try:
-            found[name] = (folder / name).stat()
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            passed_over(folder / name, f"cannot be read ({exc.strerror or exc})")
-    return found
+    return {name: info for name in FILES if (info := file_stat(folder / name)) is not None}
 
 
 def session_meta(

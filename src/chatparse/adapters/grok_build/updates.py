@@ -33,7 +33,6 @@ from typing import Any, Final, NamedTuple
 from attrs import define, field
 
 from chatparse.adapter import Ledger, as_count, as_epoch, as_nonempty_text, as_text, dig
-from chatparse.decoders.jsonl import Malformed, iter_lines
 
 __all__ = ["Offer", "Timeline", "Turn", "Where", "read_updates"]
 
@@ -199,10 +198,7 @@ _METHODS: Final = frozenset({"session/update", "_x.ai/session/update"})
 def read_updates(path: Path) -> Timeline:
     """Read ``updates.jsonl`` at ``path`` into a :class:`Timeline` (settle it when applied)."""
     timeline = Timeline()
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            timeline.ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in timeline.ledger.decoded_lines(path):
         record = line.value
         update = dig(record, "params", "update")
         kind = as_text(dig(update, "sessionUpdate"))

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import explain_variable, is_dir, is_file, read_head
 from chatparse.adapters.hermes.catalog import database_metas, home_metas, transcript_meta
 from chatparse.adapters.hermes.lineage import Lineage
 from chatparse.adapters.hermes.locate import (
@@ -131,7 +131,7 @@ class HermesAdapter:
         """Sure of a ``state.db`` or transcript inside a Hermes home; less of one elsewhere."""
         if not is_file(path):
             return 0.0
-        head = _head(path)
+        head = read_head(path)
         in_home = path.parent.name in (".hermes", "hermes") or path.parent.parent.name == "profiles"
         if path.name == STATE_DB and head.startswith(_SQLITE_HEADER):
             return 0.9 if in_home else 0.4
@@ -158,11 +158,7 @@ class HermesAdapter:
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where Hermes's stores are looked for on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(HOME_ENV)
-        if configured:
-            yield f"{HOME_ENV} is set: {configured} (so {default_home(host)} is not read)"
-        else:
-            yield f"{HOME_ENV} is not set: using {default_home(host)}"
+        yield explain_variable(host, HOME_ENV, str(default_home(host)))
         found = homes(host)
         if not found:
             yield "no Hermes home found"
@@ -170,14 +166,6 @@ class HermesAdapter:
             db = home / STATE_DB
             yield f"{db}: {_db_state(db)}"
             yield f"{home / SESSIONS}: {len(transcripts(home))} transcript file(s)"
-
-
-def _head(path: Path, size: int = 4096) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(size)
-    except OSError:
-        return b""
 
 
 def _db_state(db: Path) -> str:

@@ -18,9 +18,9 @@ from chatparse.adapter import (
     as_epoch,
     as_nonempty_text,
     digest_fingerprint,
+    file_meta,
     new_meta,
     passed_over,
-    stat_fingerprint,
 )
 from chatparse.adapters.hermes.lineage import Lineage
 from chatparse.adapters.hermes.locate import STATE_DB, Transcript, transcripts
@@ -81,14 +81,8 @@ def transcript_meta(source: str, transcript: Transcript) -> ConversationMeta | N
     info = _stat(transcript.path)
     if info is None:
         return None
-    return new_meta(
-        source=source,
-        id=transcript.session_id,
-        path=str(transcript.path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        locator={"format": transcript.shape},
+    return file_meta(
+        source, transcript.session_id, transcript.path, info, locator={"format": transcript.shape}
     )
 
 

@@ -26,16 +26,16 @@ from typing import Any, Final
 from attrs import define, field
 
 from chatparse.adapter import (
+    ImagePart,
     Ledger,
     MessageDraft,
     ToolCallPairing,
     UniqueIds,
     as_nonempty_text,
     as_text,
+    content_text,
     dig,
-    image_ref,
-    new_image,
-    strip_images,
+    image_at,
 )
 from chatparse.decoders.value import Invalid, decode
 from chatparse.model import ImageRef, MessageKind, Role
@@ -99,14 +99,15 @@ def _content(content: object) -> object:
     return content
 
 
-def _image(part: dict[str, Any]) -> tuple[str, ImageRef]:
-    url = as_text(dig(part, "image_url", "url")) or as_text(part.get("image_url")) or ""
-    url = url or as_text(part.get("url")) or ""
-    if url.startswith("data:"):
-        header, _, payload = url.partition(",")
-        image = image_ref(header.removeprefix("data:").partition(";")[0] or None, payload)
-        return f"[image: {image.media_type}, {image.byte_size} bytes]", image
-    return (f"[image: {url}]" if url else "[image]"), new_image()
+def _image_url(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
+    """An image part: ``image_url`` as ``{url}`` or a URL, else ``url`` (a data URI, or a link)."""
+    url = as_text(dig(part, "image_url", "url")) or as_text(part.get("image_url"))
+    return [image_at(url or as_text(part.get("url")) or "")]
+
+
+_IMAGES: Final[dict[str, ImagePart]] = dict.fromkeys(
+    ("image_url", "input_image", "image"), _image_url
+)
 
 
 def text_of(content: object) -> tuple[str, list[ImageRef]] | None:
@@ -115,24 +116,10 @@ def text_of(content: object) -> tuple[str, list[ImageRef]] | None:
     if content is None:
         return "", []
     if isinstance(content, str):
-        text, found = strip_images(str(content))
-        return text, list(found)
-    if not isinstance(content, list):
-        return None
-    texts: list[str] = []
-    images: list[ImageRef] = []
-    for part in content:
-        if isinstance(part, str):
-            texts.append(part)
-        elif dig(part, "type") in ("image_url", "input_image", "image"):
-            placeholder, image = _image(part)
-            texts.append(placeholder)
-            images.append(image)
-        elif isinstance(text := dig(part, "text"), str):
-            cleaned, found = strip_images(text)
-            texts.append(cleaned)
-            images.extend(found)
-    return "\n".join(texts), images
+        content = str(content)  # plain text, not the marker's subclass
+    elif isinstance(content, list):  # a bare string part is text
+        content = [{"text": part} if isinstance(part, str) else part for part in content]
+    return content_text(content, _IMAGES)
 
 
 def _add(reading: Reading, found: Found, role: Role, kind: MessageKind, **fields: Any) -> Draft:

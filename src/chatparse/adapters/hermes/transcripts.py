@@ -20,7 +20,6 @@ from attrs import define, field
 from chatparse.adapter import as_datetime, as_nonempty_text
 from chatparse.adapters.hermes.messages import Found, Reading, read_message
 from chatparse.decoders import bigjson
-from chatparse.decoders.jsonl import Malformed, iter_lines
 from chatparse.decoders.value import encode
 
 __all__ = ["FileSession", "read_file_session"]
@@ -62,11 +61,9 @@ def _message(session: FileSession, ident: str, record: dict[str, Any], where: st
 
 def _read_jsonl(path: Path, ident: str, session: FileSession) -> None:
     ledger = session.reading.ledger
-    for line in iter_lines(path):
+    for line in ledger.decoded_lines(path):
         where = f"line {line.line_no}"
-        if isinstance(line, Malformed):
-            ledger.bad(where, line.reason)
-        elif not isinstance(line.value, dict):
+        if not isinstance(line.value, dict):
             ledger.keep(where, None, encode(line.value))
         elif line.value.get("role") == "session_meta":
             _header(session, line.value)

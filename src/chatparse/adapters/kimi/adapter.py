@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import explain_variable, is_dir, is_file
 from chatparse.adapters.kimi.locate import (
     CLI_ENV,
     CODE_ENV,
@@ -103,8 +103,7 @@ class KimiAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where Kimi's sessions are looked for on ``host``, for ``chatparse doctor``."""
         for variable in (CLI_ENV, CODE_ENV):
-            value = host.getenv(variable)
-            yield f"{variable} is set: {value}" if value else f"{variable} is not set"
+            yield explain_variable(host, variable)
         for what, home in homes(host):
             root = home / "sessions"
             if not is_dir(root):

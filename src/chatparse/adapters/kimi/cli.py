@@ -29,7 +29,7 @@ from chatparse.adapter import (
     dig,
 )
 from chatparse.adapters.kimi.parts import Parts, Transcript, arguments, read_parts, token_usage
-from chatparse.decoders.jsonl import Line, Malformed, iter_lines
+from chatparse.decoders.jsonl import Line
 
 __all__ = ["read_context", "read_wire"]
 
@@ -186,11 +186,8 @@ def read_wire(path: Path) -> tuple[Transcript, str | None]:
     wire = _Wire()
     ledger = wire.transcript.ledger
     version = None
-    for line in iter_lines(path):
+    for line in ledger.decoded_lines(path):
         where = f"line {line.line_no}"
-        if isinstance(line, Malformed):
-            ledger.bad(where, line.reason)
-            continue
         record = line.value
         if dig(record, "type") == "metadata":
             version = as_nonempty_text(record.get("protocol_version"))
@@ -260,20 +257,17 @@ def read_context(path: Path) -> Transcript:
     """The transcript of a ``context.jsonl`` (or a flat ``<session id>.jsonl`` before 2025-11)."""
     transcript = Transcript()
     ledger = transcript.ledger
-    for line in iter_lines(path):
+    for line in ledger.decoded_lines(path):
         where = f"line {line.line_no}"
-        if isinstance(line, Malformed):
-            ledger.bad(where, line.reason)
-            continue
-        role = dig(line.value, "role")
+        role = as_text(dig(line.value, "role"))  # a list or an object is no role
         if not isinstance(line.value, dict):
             ledger.bad(where, "not a JSON object")
         elif role in _CONTEXT_ROLES:
             problem = _context_message(transcript, line.value, line)
             if problem is not None:
                 ledger.bad(where, problem)
-        elif isinstance(role, str) and role in _CONTEXT_MARKERS:
+        elif role in _CONTEXT_MARKERS:
             ledger.skip(_CONTEXT_MARKERS[role])
         else:
-            ledger.keep_span(where, as_text(role), path, start=line.offset, end=line.end_offset)
+            ledger.keep_span(where, role, path, start=line.offset, end=line.end_offset)
     return transcript

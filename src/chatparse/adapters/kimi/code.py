@@ -28,7 +28,7 @@ from chatparse.adapter import (
     dig,
 )
 from chatparse.adapters.kimi.parts import Parts, Transcript, arguments, read_parts, token_usage
-from chatparse.decoders.jsonl import Line, Malformed, iter_lines
+from chatparse.decoders.jsonl import Line
 from chatparse.model import MessageKind, Role, Usage
 
 __all__ = ["OpLog", "read_oplog"]
@@ -344,11 +344,8 @@ def read_oplog(path: Path, key: str) -> OpLog:
     """Read one agent's ``wire.jsonl``; ``key`` names the session and agent."""
     log = OpLog(key=key)
     ledger = log.transcript.ledger
-    for line in iter_lines(path):
+    for line in ledger.decoded_lines(path):
         where = f"line {line.line_no}"
-        if isinstance(line, Malformed):
-            ledger.bad(where, line.reason)
-            continue
         record = line.value
         if not isinstance(record, dict):
             ledger.bad(where, "not a JSON object")

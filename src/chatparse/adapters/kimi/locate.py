@@ -20,7 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file, new_meta, passed_over, stat_fingerprint, unlistable
+from chatparse.adapter import (
+    file_stat,
+    folders_in,
+    is_dir,
+    is_file,
+    list_folder,
+    new_meta,
+    stat_fingerprint,
+)
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
 
@@ -78,25 +86,16 @@ def _subagent_logs(layout: str, folder: Path) -> list[Path]:
     """The logs of the sub-agents a session started, by agent id."""
     if layout == "kimi-code":
         return [
-            p / WIRE for p in _folders(folder / "agents") if p.name != "main" and is_file(p / WIRE)
+            p / WIRE
+            for p in folders_in(folder / "agents")
+            if p.name != "main" and is_file(p / WIRE)
         ]
     found = []
-    for agent in _folders(folder / "subagents"):
+    for agent in folders_in(folder / "subagents"):
         log = agent / WIRE if is_file(agent / WIRE) else agent / CONTEXT
         if is_file(log):
             found.append(log)
     return found
-
-
-def _entries(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as found:
-            return sorted(found, key=lambda entry: entry.name)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError as exc:
-        unlistable(folder, exc)
-        return []
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -104,10 +103,6 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
-
-
-def _folders(folder: Path) -> list[Path]:
-    return [Path(e.path) for e in _entries(folder) if _is_folder(e)]
 
 
 def _session(folder: Path) -> Session | None:
@@ -121,8 +116,8 @@ def _session(folder: Path) -> Session | None:
 
 def sessions(home: Path) -> Iterator[Session]:
     """Every session under ``home/sessions``, in either layout."""
-    for project in _folders(home / "sessions"):
-        for entry in _entries(project):
+    for project in folders_in(home / "sessions"):
+        for entry in list_folder(project):
             path = Path(entry.path)
             if _is_folder(entry):
                 found = _session(path)
@@ -130,16 +125,6 @@ def sessions(home: Path) -> Iterator[Session]:
                     yield found
             elif entry.name.endswith(".jsonl") and not is_dir(project / path.stem):
                 yield Session("kimi-cli", path.stem, path, None)
-
-
-def _stat(path: Path) -> os.stat_result | None:
-    try:
-        return path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        passed_over(path, f"cannot be read ({exc.strerror or exc})")
-        return None
 
 
 def _watched(session: Session) -> Sequence[Path]:
@@ -151,7 +136,7 @@ def _watched(session: Session) -> Sequence[Path]:
 
 def session_meta(source: str, session: Session, home: Path) -> ConversationMeta | None:
     """The meta of ``session`` (found under ``home``); ``None`` when its files are gone."""
-    stats = {path: info for path in _watched(session) if (info := _stat(path)) is not None}
+    stats = {path: info for path in _watched(session) if (info := file_stat(path)) is not None}
     if session.main not in stats:
         return None
     base = session.folder or session.main.parent

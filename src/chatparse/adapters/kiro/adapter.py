@@ -8,8 +8,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
-from chatparse.adapters.kiro.catalog import DATABASE_LAYOUT, database_metas, file_meta, root_metas
+from chatparse.adapter import explain_variable, is_dir, is_file, read_head
+from chatparse.adapters.kiro.catalog import (
+    DATABASE_LAYOUT,
+    database_metas,
+    root_metas,
+    session_meta,
+)
 from chatparse.adapters.kiro.conversation import read_conversation
 from chatparse.adapters.kiro.locate import (
     CLI_SESSIONS,
@@ -35,14 +40,6 @@ OPEN_DATABASES: Final = 2
 """The most databases ``parsing()`` keeps open at once (Kiro CLI's and Amazon Q's)."""
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _SESSION_PREFIX: Final = "sess_"
-
-
-def _head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(4096)
-    except OSError:
-        return b""
 
 
 def _found(path: Path) -> Found | None:
@@ -129,13 +126,13 @@ class KiroAdapter:
         if not is_file(path):
             return 0.0
         if path.name == DATABASE:
-            if not _head(path).startswith(_SQLITE_HEADER):
+            if not read_head(path).startswith(_SQLITE_HEADER):
                 return 0.0
             return 0.9 if path.parent.name in DATA_FOLDERS else 0.4
         found = _found(path)
         if found is None:
             return 0.0
-        head = _head(path)
+        head = read_head(path)
         if found.layout == "ide":
             return 0.8 if b'"history"' in head else 0.0
         return 0.9 if b'"version"' in head or b'"cwd"' in head or b'"role"' in head else 0.5
@@ -146,15 +143,14 @@ class KiroAdapter:
             yield from database_metas(self.name, path)
             return
         found = _found(path)
-        meta = file_meta(self.name, found) if found is not None else None
+        meta = session_meta(self.name, found) if found is not None else None
         if meta is not None:
             yield meta
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where Kiro's stores are looked for on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(HOME_ENV)
         home = kiro_home(host)
-        yield f"{HOME_ENV} is set: {configured}" if configured else f"{HOME_ENV} is not set"
+        yield explain_variable(host, HOME_ENV)
         sessions = home / "sessions"
         yield f"{sessions}: {'present' if is_dir(sessions) else 'missing'}"
         storage = ide_storage(host)

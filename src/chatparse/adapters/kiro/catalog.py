@@ -14,7 +14,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import as_epoch, new_meta, passed_over, stat_fingerprint
+from chatparse.adapter import (
+    as_epoch,
+    file_meta,
+    file_stat,
+    new_meta,
+    passed_over,
+    stat_fingerprint,
+)
 from chatparse.adapters.kiro.locate import (
     SESSION_FILE,
     SESSION_MESSAGES,
@@ -31,10 +38,10 @@ from chatparse.model import ConversationMeta
 __all__ = [
     "DATABASE_LAYOUT",
     "database_metas",
-    "file_meta",
     "files_of",
     "metadata_of",
     "root_metas",
+    "session_meta",
 ]
 
 DATABASE_LAYOUT: Final = "database"
@@ -61,20 +68,13 @@ def files_of(found: Found) -> list[Path]:
     return [found.path]
 
 
-def file_meta(source: str, found: Found) -> ConversationMeta | None:
+def session_meta(source: str, found: Found) -> ConversationMeta | None:
     """The meta of a session in the file stores, by stat; ``None`` when its files are gone.
 
     The path is its journal (else its metadata file); size and time are its files' sum and
     latest; the fingerprint joins each file's size and time.
     """
-    stats: dict[Path, os.stat_result] = {}
-    for path in files_of(found):
-        try:
-            stats[path] = path.stat()
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            passed_over(path, f"cannot be read ({exc.strerror or exc})")
+    stats = {path: info for path in files_of(found) if (info := file_stat(path)) is not None}
     if not stats:
         return None
     main = found.path if found.path in stats else next(iter(stats))
@@ -99,19 +99,18 @@ def root_metas(
     if storage is not None:
         found += ide_sessions(storage)
     for session in found:
-        meta = file_meta(source, session)
+        meta = session_meta(source, session)
         if meta is not None:
             yield meta
 
 
 def _row_meta(source: str, db: Path, row: Row, info: os.stat_result) -> ConversationMeta:
-    return new_meta(
-        source=source,
-        id=row.ident,
-        path=str(db),
+    return file_meta(
+        source,
+        row.ident,
+        db,
+        info,
         fingerprint=row.stamp,
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
         project_path=row.key,
         updated_at=as_epoch(row.updated_at, "ms"),
         locator={

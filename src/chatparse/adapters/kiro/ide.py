@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from chatparse.adapter import as_nonempty_text, as_text, dig, new_image, strip_images
+from chatparse.adapter import (
+    ImagePart,
+    as_nonempty_text,
+    as_text,
+    content_text,
+    dig,
+    image_at,
+)
 from chatparse.adapters.kiro.common import Reading
 from chatparse.model import ImageRef, Role
 
@@ -19,26 +26,11 @@ __all__ = ["read_ide_session"]
 _ROLES: Final[dict[str, Role]] = {"user": "user", "assistant": "assistant", "system": "system"}
 
 
-def _content(content: object) -> tuple[str, list[ImageRef]] | None:
-    """Text and images of a string or of ``text`` / ``imageUrl`` parts; ``None`` otherwise."""
-    if isinstance(content, str):
-        text, found = strip_images(content)
-        return text, list(found)
-    if not isinstance(content, list):
-        return None
-    texts: list[str] = []
-    images: list[ImageRef] = []
-    for part in content:
-        if dig(part, "type") == "imageUrl":
-            url = as_text(dig(part, "imageUrl", "url")) or ""
-            text, found = strip_images(url)
-            images += found or [new_image()]
-            texts.append(text if found else f"[image: {url}]")
-        elif isinstance(text := dig(part, "text"), str):
-            cleaned, found = strip_images(text)
-            texts.append(cleaned)
-            images += found
-    return "\n".join(texts), images
+def _image_url(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
+    return [image_at(as_text(dig(part, "imageUrl", "url")) or "")]
+
+
+_IMAGES: Final[dict[str, ImagePart]] = {"imageUrl": _image_url}
 
 
 def _item(reading: Reading, item: object, position: int, model: str | None) -> str | None:
@@ -46,7 +38,7 @@ def _item(reading: Reading, item: object, position: int, model: str | None) -> s
     role = _ROLES.get(as_text(dig(message, "role")) or "")
     if role is None:
         return "an item whose message has no known role"
-    read = _content(dig(message, "content"))
+    read = content_text(dig(message, "content"), _IMAGES)
     if read is None:
         return "a message whose content is neither text nor parts"
     text, images = read

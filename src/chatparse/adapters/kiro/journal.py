@@ -34,7 +34,7 @@ from chatparse.adapter import (
     strip_images,
 )
 from chatparse.adapters.kiro.common import Reading, structured_text
-from chatparse.decoders.jsonl import Line, Malformed, iter_lines
+from chatparse.decoders.jsonl import Line
 from chatparse.decoders.value import Invalid, decode
 from chatparse.errors import SourceUnavailableError, UnavailableCause
 from chatparse.model import ImageRef
@@ -240,10 +240,7 @@ def _reader(line: dict[str, Any]) -> tuple[str | None, _Reader | None]:
 def read_journal(path: Path, reading: Reading) -> None:
     """Read the journal at ``path`` line by line into ``reading``."""
     ledger = reading.ledger
-    for line in iter_lines(path):
-        if isinstance(line, Malformed):
-            ledger.bad(f"line {line.line_no}", line.reason)
-            continue
+    for line in ledger.decoded_lines(path):
         _read_line(reading, path, line)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import explain_variable, is_dir, is_file
 from chatparse.adapters.mistral_vibe.locate import (
     FILES,
     HOME_ENV,
@@ -92,8 +92,7 @@ class MistralVibeAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where Vibe's session logs are looked for on ``host``, for ``chatparse doctor``."""
         for variable in (HOME_ENV, SAVE_DIR_ENV):
-            value = host.getenv(variable)
-            yield f"{variable} is set: {value}" if value else f"{variable} is not set"
+            yield explain_variable(host, variable)
         root, why = session_root(host)
         if not is_dir(root):
             yield f"{root} ({why}): missing"

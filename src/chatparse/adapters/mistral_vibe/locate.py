@@ -16,7 +16,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_file, new_meta, passed_over, stat_fingerprint, unlistable
+from chatparse.adapter import (
+    file_meta,
+    file_stat,
+    is_file,
+    new_meta,
+    passed_over,
+    stat_fingerprint,
+    unlistable,
+)
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
 
@@ -118,15 +126,7 @@ def subagent_folders(folder: Path) -> list[Path]:
 
 
 def _stats(folder: Path) -> dict[str, os.stat_result]:
-    found: dict[str, os.stat_result] = {}
-    for name in FILES:
-        try:
-            found[name] = (folder / name).stat()
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            passed_over(folder / name, f"cannot be read ({exc.strerror or exc})")
-    return found
+    return {name: info for name in FILES if (info := file_stat(folder / name)) is not None}
 
 
 def folder_meta(source: str, folder: Path) -> ConversationMeta | None:
@@ -157,12 +157,4 @@ def legacy_meta(source: str, path: Path) -> ConversationMeta | None:
     except OSError as exc:
         passed_over(path, f"cannot be read ({exc.strerror or exc})")
         return None
-    return new_meta(
-        source=source,
-        id=path.stem,
-        path=str(path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        locator={"layout": "1.x"},
-    )
+    return file_meta(source, path.stem, path, info, locator={"layout": "1.x"})

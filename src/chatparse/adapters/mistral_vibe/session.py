@@ -33,7 +33,6 @@ from chatparse.adapter import (
 from chatparse.adapters.mistral_vibe.locate import MESSAGES, METADATA
 from chatparse.adapters.mistral_vibe.messages import Transcript, read_message
 from chatparse.decoders import bigjson
-from chatparse.decoders.jsonl import Malformed, iter_lines
 from chatparse.decoders.value import encode
 from chatparse.model import ConversationMeta, ParsedConversation, Usage
 
@@ -135,11 +134,9 @@ def read_folder(
     transcript = Transcript(model=_model(metadata), ledger=ledger)
     path = folder / MESSAGES
     if is_file(path):
-        for line in iter_lines(path):
+        for line in ledger.decoded_lines(path):
             where = f"line {line.line_no}"
-            if isinstance(line, Malformed):
-                ledger.bad(where, line.reason)
-            elif not isinstance(line.value, dict):
+            if not isinstance(line.value, dict):
                 ledger.bad(where, "not a JSON object")
             elif not read_message(transcript, line.value, where):
                 kind = as_text(dig(line.value, "role"))

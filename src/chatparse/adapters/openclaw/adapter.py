@@ -11,7 +11,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Final, NamedTuple
 
-from chatparse.adapter import is_file, unlistable
+from chatparse.adapter import file_stat, is_file, unlistable
 from chatparse.adapters._pi import (
     PI_ENTRIES,
     Dialect,
@@ -22,7 +22,6 @@ from chatparse.adapters._pi import (
     meta_of,
     read_head,
     read_session,
-    stat_of,
 )
 from chatparse.adapters._pi.locate import watched_fingerprint
 from chatparse.adapters.openclaw.index import INDEX, read_index, spawned
@@ -228,7 +227,7 @@ def _names(root: Path, *, warn: bool) -> list[str]:
 
 def _copies(root: Path) -> Iterator[_Copy]:
     for path, named in transcripts(root, _names(root, warn=True)):
-        stat = stat_of(path)
+        stat = file_stat(path)
         if stat is not None and S_ISREG(stat.st_mode) and stat.st_size:
             yield _Copy(path, named, stat.st_size, stat.st_mtime_ns)
 

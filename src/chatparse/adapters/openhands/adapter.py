@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file
+from chatparse.adapter import explain_variable, is_dir, is_file
 from chatparse.adapters.openhands.conversation import read_conversation
 from chatparse.adapters.openhands.locate import (
     BASE_STATE,
@@ -97,8 +97,7 @@ class OpenHandsAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where the conversations are looked for on ``host``, for ``chatparse doctor``."""
         for variable in (CONVERSATIONS_ENV, PERSISTENCE_ENV):
-            value = host.getenv(variable)
-            yield f"{variable} is set: {value}" if value else f"{variable} is not set"
+            yield explain_variable(host, variable)
         for root in roots(host):
             if is_dir(root):
                 count = sum(1 for _ in conversation_dirs(root))

@@ -27,6 +27,7 @@ from typing import Any, Final
 from attrs import define, field
 
 from chatparse.adapter import (
+    ImagePart,
     Ledger,
     MessageDraft,
     PendingCall,
@@ -34,10 +35,10 @@ from chatparse.adapter import (
     UniqueIds,
     as_nonempty_text,
     as_text,
+    content_text,
     dig,
     drop_payloads,
-    new_image,
-    strip_images,
+    image_at,
 )
 from chatparse.decoders.value import Invalid, decode
 from chatparse.model import ImageRef, MessageKind, Role
@@ -89,34 +90,17 @@ class Events:
         return draft
 
 
-def _image(url: str) -> tuple[str, ImageRef]:
-    """An image URL (a data URI or a link): its placeholder and reference."""
-    if url.startswith("data:"):
-        text, images = strip_images(url)
-        if images:
-            return text, images[0]
-    return f"[image: {url}]", new_image()
+def _images(part: dict[str, Any]) -> list[tuple[str, ImageRef]]:
+    """An ``image`` part: the placeholder and reference of each of its ``image_urls``."""
+    return [image_at(url) for url in part.get("image_urls") or () if isinstance(url, str)]
 
 
-def content_text(content: object) -> tuple[str, list[ImageRef]]:
+_IMAGES: Final[dict[str, ImagePart]] = {"image": _images}
+
+
+def text_and_images(content: object) -> tuple[str, list[ImageRef]]:
     """Text and images of a string or of ``text`` and ``image`` parts (others are ignored)."""
-    if isinstance(content, str):
-        text, found = strip_images(content)
-        return text, list(found)
-    texts: list[str] = []
-    images: list[ImageRef] = []
-    for part in content if isinstance(content, list) else ():
-        if dig(part, "type") == "image":
-            for url in dig(part, "image_urls") or ():
-                if isinstance(url, str):
-                    placeholder, image = _image(url)
-                    texts.append(placeholder)
-                    images.append(image)
-        elif isinstance(text := dig(part, "text"), str):
-            cleaned, found = strip_images(text)
-            texts.append(cleaned)
-            images.extend(found)
-    return "\n".join(texts), images
+    return content_text(content, _IMAGES) or ("", [])
 
 
 def _thinking(*holders: object) -> str | None:
@@ -137,7 +121,7 @@ def _message(events: Events, event: dict[str, Any], ident: str) -> str | None:
     mapped = _ROLES.get(role or "")
     if mapped is None:
         return f"a message of role {role!r}"
-    text, images = content_text(message.get("content"))
+    text, images = text_and_images(message.get("content"))
     response = as_nonempty_text(event.get("llm_response_id"))
     events.add(
         ident,
@@ -177,7 +161,7 @@ def _action(events: Events, event: dict[str, Any], ident: str) -> str | None:
     call = events.tools.call(call_id, name, _arguments(event))
     if (action_id := as_nonempty_text(event.get("id"))) is not None:
         events.by_action[action_id] = call
-    thought, images = content_text(event.get("thought"))
+    thought, images = text_and_images(event.get("thought"))
     thinking = _thinking(event)
     response = as_nonempty_text(event.get("llm_response_id"))
     answer = events.answer
@@ -224,7 +208,7 @@ def _observation(events: Events, event: dict[str, Any], ident: str) -> str | Non
     observation = event.get("observation")
     if not isinstance(observation, dict):
         return "an observation event without an observation"
-    text, _images = content_text(observation.get("content"))
+    text, _images = text_and_images(observation.get("content"))
     is_error = observation.get("is_error")
     _result(events, event, ident, text, is_error=is_error if isinstance(is_error, bool) else None)
     return None

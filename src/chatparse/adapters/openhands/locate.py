@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Final
 
 from chatparse.adapter import (
+    file_stat,
     files_in,
     folders_in,
     is_dir,
     is_file,
     new_meta,
-    passed_over,
     stat_fingerprint,
 )
 from chatparse.host import Host
@@ -102,12 +102,9 @@ def _stats(folder: Path) -> dict[str, os.stat_result]:
     found: dict[str, os.stat_result] = {}
     paths = [folder / BASE_STATE, *(path for _, path in event_files(folder))]
     for path in paths:
-        try:
-            found[path.relative_to(folder).as_posix()] = path.stat()
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            passed_over(path, f"cannot be read ({exc.strerror or exc})")
+        info = file_stat(path)
+        if info is not None:
+            found[path.relative_to(folder).as_posix()] = info
     return found
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+from chatparse.adapter import explain_variable
 from chatparse.adapters._pi import PI_ENTRIES, Dialect, Head, SessionFilesAdapter, jsonl_files
 from chatparse.adapters._pi.locate import folders_in
 from chatparse.host import Host
@@ -47,11 +48,7 @@ class PiAdapter(SessionFilesAdapter):
 
     def explain(self, host: Host) -> Iterator[str]:
         """Where Pi's sessions are looked for on ``host``, for ``chatparse doctor``."""
-        configured = host.getenv(AGENT_DIR_ENV)
-        if configured:
-            yield f"{AGENT_DIR_ENV} is set: {configured} (so ~/.pi/agent is not read)"
-        else:
-            yield f"{AGENT_DIR_ENV} is not set: using ~/.pi/agent"
+        yield explain_variable(host, AGENT_DIR_ENV, "~/.pi/agent")
         for root in self.roots(host):
             if not root.is_dir():
                 yield f"{root}: missing"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_dir, is_file, require_file
+from chatparse.adapter import explain_variable, is_dir, is_file, require_file
 from chatparse.adapters._gemini.files import DUPLICATES, Found, files_in, folders_in, pick, stat_of
 from chatparse.adapters._gemini.qwen_reading import CONVERSATION_TYPES
 from chatparse.adapters._gemini.qwen_session import qwen_conversation, read_qwen_session
@@ -59,8 +59,7 @@ class QwenCodeAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where the adapter looks on ``host``, for ``chatparse doctor``."""
         for variable in (RUNTIME_ENV, HOME_ENV):
-            value = host.getenv(variable)
-            yield f"{variable} is set: {value}" if value else f"{variable} is not set"
+            yield explain_variable(host, variable)
         for base in qwen_bases(host):
             projects = base / "projects"
             if not projects.is_dir():

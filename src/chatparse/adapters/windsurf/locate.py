@@ -14,11 +14,10 @@ projects, and the system level outside the home, so neither is looked at).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from chatparse.adapter import is_file, new_meta, stat_fingerprint, unlistable
+from chatparse.adapter import file_meta, is_file, unlistable
 from chatparse.host import Host
 from chatparse.model import ConversationMeta
 
@@ -69,11 +68,4 @@ def meta_of(source: str, path: Path) -> ConversationMeta | None:
         info = path.stat()
     except OSError:
         return None  # gone since its folder was listed
-    return new_meta(
-        source=source,
-        id=path.name.removesuffix(SUFFIX),
-        path=str(path),
-        fingerprint=stat_fingerprint(info),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-    )
+    return file_meta(source, path.name.removesuffix(SUFFIX), path, info)

@@ -11,7 +11,15 @@ from typing import Final
 
 from attrs import evolve
 
-from chatparse.adapter import PEEK_BYTES, files_in, is_dir, is_file, passed_over
+from chatparse.adapter import (
+    PEEK_BYTES,
+    explain_variable,
+    files_in,
+    is_dir,
+    is_file,
+    passed_over,
+    read_head,
+)
 from chatparse.adapters.zed.codec import NO_ZSTD, ZSTD, zstd_decoder
 from chatparse.adapters.zed.conversation import (
     Family,
@@ -39,7 +47,6 @@ from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 __all__ = ["ZedAdapter"]
 
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
-_HEAD: Final = 4096
 _LEGACY_NOTE: Final = (
     "the agent's first thread store (LMDB, early to mid 2025), which chatparse cannot read; "
     "Zed moves its threads into threads.db when it next starts"
@@ -151,7 +158,7 @@ class ZedAdapter:
         """Sure of a ``threads.db`` in ``threads/`` or a text thread in ``conversations/``."""
         if not is_file(path):
             return 0.0
-        head = _head(path)
+        head = read_head(path)
         if path.name.endswith(SUFFIX):
             if b'"zed"' not in head or b'"context"' not in head:
                 return 0.0
@@ -172,8 +179,7 @@ class ZedAdapter:
     def explain(self, host: Host) -> Iterator[str]:
         """Where Zed's threads are looked for on ``host``, for ``chatparse doctor``."""
         for variable in (FLATPAK_ENV, XDG_ENV) if host.platform == "linux" else ():
-            value = host.getenv(variable)
-            yield f"{variable} is set: {value}" if value else f"{variable} is not set"
+            yield explain_variable(host, variable)
         for folder in data_dirs(host):
             if not is_dir(folder):
                 yield f"{folder}: not found"
@@ -202,14 +208,6 @@ class ZedAdapter:
         if kinds[ZSTD] and self._decompress is None:
             state += f"; the {kinds[ZSTD]} zstd thread(s) are listed but not read: {NO_ZSTD}"
         return state
-
-
-def _head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(_HEAD)
-    except OSError:
-        return b""
 
 
 def _is_text_thread(name: str) -> bool:

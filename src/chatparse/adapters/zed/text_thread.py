@@ -17,7 +17,6 @@ place in the text is malformed.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,9 +27,8 @@ from chatparse.adapter import (
     as_count,
     as_nonempty_text,
     dig,
-    new_meta,
+    file_meta,
     require_file,
-    stat_fingerprint,
     strip_images,
     title_from,
 )
@@ -53,15 +51,7 @@ def text_thread_meta(source: str, path: Path) -> ConversationMeta | None:
         info = path.stat()
     except OSError:
         return None
-    return new_meta(
-        source=source,
-        id=path.name.removesuffix(SUFFIX),
-        path=str(path),
-        size=info.st_size,
-        mtime=datetime.fromtimestamp(info.st_mtime, UTC),
-        fingerprint=stat_fingerprint(info),
-        locator={"format": FORMAT},
-    )
+    return file_meta(source, path.name.removesuffix(SUFFIX), path, info, locator={"format": FORMAT})
 
 
 def _ranges(document: dict[str, Any]) -> list[tuple[int, int]]:

@@ -1,4 +1,4 @@
-"""A file per conversation: listing a folder, the newest copy of each id, a head to sniff.
+"""A file per conversation: listing a folder, and the newest copy of each id.
 
 Amp (a document per thread) and Factory Droid (a log per session) both keep one file per
 conversation, in folders that may hold a copy of the same conversation twice; both adapters
@@ -10,13 +10,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from chatparse.adapter import is_file, list_folder
 
-__all__ = ["Found", "conversation_files", "newest_by_id", "read_head"]
-
-HEAD_BYTES: Final = 4096
+__all__ = ["Found", "conversation_files", "newest_by_id"]
 
 
 class Found(NamedTuple):
@@ -54,12 +52,3 @@ def newest_by_id(found: Iterable[Found]) -> dict[str, Found]:
         if known is None or item.info.st_mtime_ns > known.info.st_mtime_ns:
             chosen[item.ident] = item
     return chosen
-
-
-def read_head(path: Path) -> bytes:
-    """The first :data:`HEAD_BYTES` of a file, for ``sniff``; empty when it cannot be read."""
-    try:
-        with path.open("rb") as stream:
-            return stream.read(HEAD_BYTES)
-    except OSError:
-        return b""
