@@ -380,6 +380,11 @@ def write_claude_code(home: Path, scale: float) -> Info:
     }
 
 
+def write_claude_code_huge(home: Path, scale: float) -> Info:
+    """One Claude Code session of about ``400 MB * scale``: the streaming row's input."""
+    return write_claude_code(home, 2 * scale)
+
+
 def write_claude_tree(home: Path, scale: float) -> Info:
     """``10,000 * scale`` small sessions in 200 project folders, a few with sub-agents."""
     rng = _rng("claude-tree")
@@ -1357,6 +1362,7 @@ def write_opencode_tree(home: Path, scale: float) -> Info:
 
 WRITERS: dict[str, Writer] = {
     "claude-code": write_claude_code,
+    "claude-code-huge": write_claude_code_huge,
     "codex": write_codex,
     "cursor": write_cursor,
     "trae": write_trae,

@@ -13,7 +13,10 @@ run and each in a fresh child process:
   ``chatparse.iter_conversations(Host(home=..., env={}, platform="linux"), sources=[...])``
   (detect and scan only, ``chatparse.scan``, for the 10,000-file tree);
 - the **peer** where one exists: claude-code-log's ``load_transcript`` on the Claude Code input;
-- ``import chatparse`` in a fresh interpreter, with orjson importable and with it blocked.
+- ``import chatparse`` in a fresh interpreter, with orjson importable and with it blocked;
+- the streaming row (``stream``, a session twice the Claude Code row's size): ``iter_messages``
+  of every conversation against our own parse as the floor, and its peak RSS above the child's
+  baseline (RSS after imports, before the call).
 
 Times are CPU seconds (user + system) of the measured call alone, without interpreter start-up and
 imports; each is the median of ``--repeat`` rounds, every round running each contender once, so
@@ -74,6 +77,7 @@ INPUTS = (
     "claude-tree-peek",
     "opencode-db",
     "opencode-tree",
+    "stream",
 )
 SOURCE_OF = {
     "claude-code": "claude-code",
@@ -91,6 +95,7 @@ SOURCE_OF = {
     "claude-tree-peek": "claude-code",
     "opencode-db": "opencode",
     "opencode-tree": "opencode",
+    "stream": "claude-code",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
@@ -99,10 +104,13 @@ GENERATED_AS = {
     "redact": "claude-code",
     "workers": "claude-home",
     "claude-tree-peek": "claude-tree",
+    "stream": "claude-code-huge",
 }
 """Rows measured on another row's generated input (or on a generator of their own)."""
 AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact")
 """Rows whose floor is our own parse of the input, and ours that parse plus one more step."""
+FLOOR_IS_PARSE = (*AFTER_PARSE, "workers", "stream")
+"""Rows whose floor is our own parse of the input (the workers row: in one process)."""
 DESCRIPTION = {
     "claude-code": "Claude Code session, parse",
     "codex": "Codex rollout, parse",
@@ -119,6 +127,7 @@ DESCRIPTION = {
     "claude-tree-peek": "Claude projects tree, scan(peek=True)",
     "opencode-db": "OpenCode opencode.db, parse",
     "opencode-tree": "OpenCode JSON tree (before 1.2), parse",
+    "stream": "Claude Code session, iter_messages vs parse",
 }
 # Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
 # "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
@@ -137,6 +146,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "claude-tree-peek": ("(no target yet) vs the walk", float("inf")),
     "opencode-db": ("<= 2.5x SELECT+decode", 2.5),
     "opencode-tree": ("<= 2.5x read+decode", 2.5),
+    # ">= 0.9x the speed of parse": a time at most 1/0.9 of the parse's.
+    "stream": (">= 0.9x the parse's speed", 1 / 0.9),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -145,6 +156,8 @@ SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
 PEER_TARGET = (">= 5x claude-code-log", 5.0)
 RSS_TARGET = ("<= input + 30 MB", 30 * MB)
 IMPORT_TARGET = ("<= 50 ms", 0.050)
+STREAM_RSS_TARGET = ("<= 100 MB above the baseline", 100 * MB)
+"""The streaming row's memory: peak RSS during the run less the child's before it started."""
 FIRST_USE = (
     "from chatparse import registry, decoders; chatparse.iter_conversations; "
     "[registry.get_adapter(name) for name in registry.adapter_names()]"
@@ -387,6 +400,17 @@ def _scan_only(home: Path, source: str, *, peek: bool = False) -> Callable[[], i
     return lambda: sum(1 for _ in chatparse.scan(host, sources=[source], peek=peek))
 
 
+def _stream_all(home: Path, source: str) -> Callable[[], int]:
+    """Every message of every conversation, through ``iter_messages``: nothing held whole."""
+    import chatparse  # noqa: PLC0415 -- see _host
+    from chatparse._streaming import iter_messages  # noqa: PLC0415 -- see _host
+
+    host = _host(home)
+    return lambda: sum(
+        1 for meta in chatparse.scan(host, sources=[source]) for _ in iter_messages(meta)
+    )
+
+
 def _with_parquet(home: Path, source: str) -> Callable[[], int]:
     # Imported and warmed before the clock starts, as a long-running program would have them:
     # pyarrow's first conversion imports pandas when it is installed (a third of a second).
@@ -413,6 +437,7 @@ _OURS: dict[str, Callable[[Path, str], Callable[[], int]]] = {
     "arrow": _with_parquet,
     "redact": _with_redaction,
     "workers": lambda home, source: _parse_all(home, source, workers=2),
+    "stream": _stream_all,
 }
 """What "ours" measures where it is not the parse of every conversation of the input."""
 
@@ -421,7 +446,7 @@ def _prepare(name: str, role: str, home: Path, info: dict[str, Any]) -> Callable
     """Import what the measurement needs and return the call to time."""
     if role == "peer":
         return _prepare_peer(name, info)
-    if role == "floor" and not (name in AFTER_PARSE or name == "workers"):
+    if role == "floor" and name not in FLOOR_IS_PARSE:
         return _prepare_floor(name, info)
     source = SOURCE_OF[name]
     _preload(source)
@@ -621,6 +646,8 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
                 "met": None if ratio is None else ratio <= limit,
             }
         )
+        if name == "stream" and ours:
+            rows.append(_stream_rss_row(name, ours))
         if name == "claude-code":
             text, minimum = PEER_TARGET
             speedup = peer["cpu"] / ours["cpu"] if peer and ours else None
@@ -670,6 +697,23 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
             }
         )
     return rows
+
+
+def _stream_rss_row(name: str, ours: dict[str, Any]) -> dict[str, Any]:
+    """The streaming row's memory: how far the peak rose above the child's baseline."""
+    text, allowance = STREAM_RSS_TARGET
+    above = ours["rss"] - ours["rss_before"]
+    return {
+        "key": name,
+        "input": "iter_messages peak RSS",
+        "floor": None,
+        "ours": None,
+        "ratio": None,
+        "ratio_text": f"{above / MB:+.0f} MB",
+        "rss": ours["rss"],
+        "target": text,
+        "met": above <= allowance,
+    }
 
 
 def _speedup_rows(

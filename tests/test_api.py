@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import chatparse
 from chatparse import registry
+from chatparse._collector import YOUNG_THRESHOLD_WHILE_PARSING
 from chatparse.errors import (
     AdapterNotFoundError,
     ChatparseWarning,
@@ -15,6 +19,7 @@ from chatparse.errors import (
     SourceUnavailableError,
     UnsupportedInputError,
 )
+from chatparse.model import ConversationMeta, ParsedConversation
 
 from conftest import NoteAdapter
 
@@ -155,3 +160,140 @@ def test_parse_by_id_recipe_from_the_docs(notes_home: chatparse.Host) -> None:
         next(m for m in chatparse.scan(notes_home, sources="notes") if m.id == wanted)
     )
     assert (conversation.id, [m.text for m in conversation.messages]) == ("b", ["three"])
+
+
+class PacedNotes(NoteAdapter):
+    """Notes that record the collector's thresholds while parsing; ``slow`` waits for a signal."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, int, int]] = []
+        self.go_on = threading.Event()
+        self.started = threading.Event()
+
+    def parse(self, meta: ConversationMeta) -> ParsedConversation:
+        self.seen.append(gc.get_threshold())
+        if meta.id == "slow":
+            self.started.set()
+            assert self.go_on.wait(timeout=30)
+        return super().parse(meta)
+
+
+@pytest.fixture
+def thresholds() -> Iterator[tuple[int, int, int]]:
+    """CPython 3.11's default thresholds for the test, the process's own put back afterwards.
+
+    Read back, not assumed: a Python whose collector is incremental may report other values.
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        yield gc.get_threshold()
+    finally:
+        gc.set_threshold(*before)
+
+
+def raised(thresholds: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The thresholds while a parse runs: only the young generation's changes."""
+    return (YOUNG_THRESHOLD_WHILE_PARSING, *thresholds[1:])
+
+
+@pytest.fixture
+def paced(
+    notes_home: chatparse.Host,  # noqa: ARG001 -- registers the plain adapter this one replaces
+    ghost_builtins: registry.Registry,
+) -> PacedNotes:
+    """The notes home read by :class:`PacedNotes` (replacing the plain notes adapter)."""
+    adapter = PacedNotes()
+    ghost_builtins.register(adapter, replace=True)
+    return adapter
+
+
+def test_parse_collects_young_objects_less_often_and_puts_it_back(
+    notes_home: chatparse.Host, paced: PacedNotes, thresholds: tuple[int, int, int]
+) -> None:
+    """parse, iter_conversations and parse_path raise the young threshold only while parsing."""
+    metas = list(chatparse.scan(notes_home, sources=["notes"]))
+    chatparse.parse(metas[0])
+    assert gc.get_threshold() == thresholds
+    assert len(list(chatparse.iter_conversations(notes_home, sources=["notes"]))) == 2
+    assert gc.get_threshold() == thresholds
+    chatparse.parse_path(notes_home.home / ".notes" / "a.txt", source="notes")
+    assert gc.get_threshold() == thresholds
+    assert paced.seen == [raised(thresholds)] * 4
+
+
+def test_batches_of_workers_engines_and_export_are_paced_too(
+    notes_home: chatparse.Host, paced: PacedNotes, thresholds: tuple[int, int, int]
+) -> None:
+    """The batch parse every worker, engine partition and export runs paces the collector."""
+    from chatparse._batch import parse_batch  # noqa: PLC0415 -- the internal under test
+
+    metas = list(chatparse.scan(notes_home, sources=["notes"]))
+    assert len(parse_batch(metas)) == 2
+    assert gc.get_threshold() == thresholds
+    assert paced.seen == [raised(thresholds)] * 2
+
+
+def test_threshold_is_put_back_when_a_parse_raises(
+    notes_home: chatparse.Host, paced: PacedNotes, thresholds: tuple[int, int, int]
+) -> None:
+    """A parse that raises leaves the thresholds as they were."""
+    (notes_home.home / ".notes" / "boom.txt").write_text("x\n", encoding="utf-8")
+    boom = next(m for m in chatparse.scan(notes_home, sources=["notes"]) if m.id == "boom")
+    with pytest.raises(RuntimeError, match="boom"):
+        chatparse.parse(boom)
+    assert gc.get_threshold() == thresholds
+    with pytest.raises(RuntimeError, match="boom"):
+        list(chatparse.iter_conversations(notes_home, sources=["notes"], errors="raise"))
+    assert gc.get_threshold() == thresholds
+    assert paced.seen == [raised(thresholds)] * 4  # boom, then a, b and boom
+
+
+def test_two_threads_parsing_put_the_threshold_back_after_the_last(
+    notes_home: chatparse.Host, paced: PacedNotes, thresholds: tuple[int, int, int]
+) -> None:
+    """The threshold stays raised until the last of two concurrent parses ends."""
+    (notes_home.home / ".notes" / "slow.txt").write_text("x\n", encoding="utf-8")
+    metas = {m.id: m for m in chatparse.scan(notes_home, sources=["notes"])}
+    slow = threading.Thread(target=chatparse.parse, args=(metas["slow"],))
+    slow.start()
+    try:
+        assert paced.started.wait(timeout=30)
+        chatparse.parse(metas["a"])
+        assert gc.get_threshold() == raised(thresholds)  # the slow parse still runs
+    finally:
+        paced.go_on.set()
+        slow.join(timeout=30)
+    assert gc.get_threshold() == thresholds
+    assert paced.seen == [raised(thresholds)] * 2
+
+
+@pytest.mark.parametrize("outside", [(0, 10, 10), (100_000, 10, 10)])
+def test_disabled_or_higher_threshold_is_left_alone(
+    notes_home: chatparse.Host,
+    paced: PacedNotes,
+    thresholds: tuple[int, int, int],  # noqa: ARG001 -- puts the process's own back afterwards
+    outside: tuple[int, int, int],
+) -> None:
+    """Automatic collection turned off (0), or a threshold already higher, is not changed."""
+    gc.set_threshold(*outside)
+    outside = gc.get_threshold()
+    chatparse.parse(next(chatparse.scan(notes_home, sources=["notes"])))
+    assert paced.seen == [outside]
+    assert gc.get_threshold() == outside
+
+
+def test_threshold_set_by_the_program_during_a_parse_is_kept(
+    notes_home: chatparse.Host, paced: PacedNotes, thresholds: tuple[int, int, int]
+) -> None:
+    """A threshold the program sets while a parse runs is not overwritten when it ends."""
+    metas = iter(chatparse.scan(notes_home, sources=["notes"]))
+    original = paced.parse
+
+    def parse_and_retune(meta: ConversationMeta) -> ParsedConversation:
+        gc.set_threshold(1234)
+        return original(meta)
+
+    paced.parse = parse_and_retune  # type: ignore[method-assign]
+    chatparse.parse(next(metas))
+    assert gc.get_threshold() == (1234, *thresholds[1:])

@@ -129,6 +129,31 @@ def test_builtin_beats_plugin_with_warning(make_dist: MakeDist) -> None:
     assert specs["claude-code"].distribution == "chatparse"
 
 
+def test_builtin_by_name_reads_no_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in asked for by name loads without reading entry points; other names read them."""
+
+    def unreadable() -> dict[str, registry.AdapterSpec]:
+        msg = "entry points read"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(registry, "_discover_specs", unreadable)
+    reg = registry.Registry()
+    assert reg.get("claude-code").name == "claude-code"
+    assert [adapter.name for adapter in reg.iter_adapters(["codex"])] == ["codex"]
+    with pytest.raises(AssertionError, match="entry points read"):
+        reg.get("alpha")
+
+
+def test_builtin_by_name_wins_before_plugins_are_read(make_dist: MakeDist) -> None:
+    """Getting a built-in that a plugin also claims gives the built-in; listing warns about it."""
+    make_dist("chatparse-impostor", {"claude-code": "Claude"}, PLUGIN_SOURCE)
+    reg = registry.Registry()
+    adapter = reg.get("claude-code")
+    assert type(adapter).__module__.startswith("chatparse.adapters.claude_code")
+    with pytest.warns(ChatparseWarning, match="chatparse-impostor"):
+        assert "claude-code" in reg.names()
+
+
 def test_badly_named_entry_point_is_ignored_with_warning(make_dist: MakeDist) -> None:
     """Entry names must be lower-case words joined by hyphens."""
     make_dist("chatparse-shouty", {"Shouty_Name": "Alpha"}, PLUGIN_SOURCE)

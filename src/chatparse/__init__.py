@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from chatparse._api import detect, iter_conversations, parse, parse_path, scan
+    from chatparse._streaming import iter_messages
     from chatparse.adapter import SourceAdapter
     from chatparse.errors import (
         AdapterConflictError,
@@ -102,6 +103,7 @@ __all__ = [
     "get_adapter",
     "get_redactor",
     "iter_conversations",
+    "iter_messages",
     "parse",
     "parse_path",
     "redact",
@@ -114,6 +116,7 @@ __all__ = [
 
 _HOMES = {
     "chatparse._api": ("detect", "iter_conversations", "parse", "parse_path", "scan"),
+    "chatparse._streaming": ("iter_messages",),
     "chatparse.adapter": ("SourceAdapter",),
     "chatparse.errors": (
         "AdapterConflictError",

@@ -16,6 +16,7 @@ from itertools import groupby
 
 from attrs import field, frozen
 
+from chatparse._collector import pacing
 from chatparse.adapter import BatchParser, SourceAdapter
 from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
@@ -73,7 +74,8 @@ def iter_parse_results(
         with batch_parse_function(adapter) as parse_one:
             for meta in group:
                 try:
-                    result: ParsedConversation | Failure = parse_one(meta)
+                    with pacing():
+                        result: ParsedConversation | Failure = parse_one(meta)
                 except Exception as exc:  # noqa: BLE001 -- reported for its conversation
                     result = Failure(meta, _describe(exc), exc)
                 yield meta, result

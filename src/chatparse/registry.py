@@ -1,12 +1,15 @@
 """Find adapters: the built-ins, plugins declared as entry points, and ones registered at runtime.
 
 Discovery reads package metadata only; no plugin is imported until it is asked for by name, so
-listing adapters stays fast and one broken plugin cannot break ``import chatparse``. The rules,
-in order of precedence:
+listing adapters stays fast and one broken plugin cannot break ``import chatparse``. Nor is any
+metadata read (nor :mod:`importlib.metadata` imported) to get a built-in by name: a built-in wins
+over any plugin, so ``get_adapter("claude-code")`` or ``scan(sources=["claude-code"])`` need not
+know which plugins are installed. Plugins are read the first time a name that is not a built-in
+is asked for, or every name is listed. The rules, in order of precedence:
 
 1. An adapter registered with :func:`register_adapter` (``replace=True`` may shadow anything).
 2. A built-in. A plugin that claims a built-in's name is ignored, with a
-   :class:`~chatparse.errors.ChatparseWarning` naming its distribution.
+   :class:`~chatparse.errors.ChatparseWarning` naming its distribution when plugins are read.
 3. A plugin from the ``chatparse.adapters`` entry-point group. Two distributions claiming one name
    raise :class:`~chatparse.errors.AdapterConflictError` only when that name is asked for.
 
@@ -21,8 +24,7 @@ import importlib
 import threading
 import warnings
 from collections.abc import Iterable, Iterator
-from importlib.metadata import EntryPoint, entry_points
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from attrs import frozen
 
@@ -33,6 +35,9 @@ from chatparse.errors import (
     AdapterNotFoundError,
     ChatparseWarning,
 )
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "BUILTIN_ADAPTERS",
@@ -201,20 +206,29 @@ class Registry:
                 return self._registered[name]
             if name in self._loaded:
                 return self._loaded[name]
-            spec = self._discover().get(name)
-            if spec is None:
-                raise AdapterNotFoundError(name, self.names())
-            if len(spec.targets) > 1:
-                raise AdapterConflictError(
-                    name,
-                    [dist or "an unknown distribution" for dist, _ in spec.targets],
-                    "uninstall all but one of them, or register the one you want with "
-                    "chatparse.register_adapter(adapter, replace=True).",
-                )
-            distribution, target = spec.targets[0]
+            distribution, target = self._target(name)
             adapter = _instantiate(name, distribution, target)
             self._loaded[name] = adapter
             return adapter
+
+    def _target(self, name: str) -> tuple[str | None, str]:
+        """Who provides ``name`` and where it lives.
+
+        A built-in wins over any plugin, so entry points are read only for another name.
+        """
+        if name in BUILTIN_ADAPTERS:
+            return OWN_DISTRIBUTION, BUILTIN_ADAPTERS[name]
+        spec = self._discover().get(name)
+        if spec is None:
+            raise AdapterNotFoundError(name, self.names())
+        if len(spec.targets) > 1:
+            raise AdapterConflictError(
+                name,
+                [dist or "an unknown distribution" for dist, _ in spec.targets],
+                "uninstall all but one of them, or register the one you want with "
+                "chatparse.register_adapter(adapter, replace=True).",
+            )
+        return spec.targets[0]
 
     def register(self, adapter: SourceAdapter | type[SourceAdapter], *, replace: bool) -> None:
         """Add an adapter object (or a class with a no-argument constructor) at runtime."""
@@ -259,6 +273,10 @@ class Registry:
 
 
 def _discover_specs() -> dict[str, AdapterSpec]:
+    # Imported here, not at the top: importlib.metadata, what it imports and the read of the
+    # entry points are a large part of a first use of one built-in, which never needs them.
+    from importlib.metadata import entry_points  # noqa: PLC0415 -- see the comment above
+
     specs = {
         name: AdapterSpec(name, "builtin", ((OWN_DISTRIBUTION, target),))
         for name, target in BUILTIN_ADAPTERS.items()
@@ -316,6 +334,9 @@ def adapter_specs() -> tuple[AdapterSpec, ...]:
 
 def get_adapter(name: str) -> SourceAdapter:
     """The adapter called ``name``, imported on first use and cached.
+
+    A built-in is found without reading package metadata; any other name reads the installed
+    plugins' entry points once.
 
     Raises:
         AdapterNotFoundError: no adapter has that name; the message lists those that do.

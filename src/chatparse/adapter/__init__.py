@@ -3,7 +3,7 @@
 An adapter reads the conversations of one tool. It is any object with the attributes and methods
 of :class:`SourceAdapter` (``detect``, ``scan``, ``parse``), plus any of the optional protocols
 (:class:`PathSniffer`, :class:`Explainer`, :class:`BatchParser`, :class:`ContentScanner`,
-:class:`Peeker`). The
+:class:`Peeker`, :class:`MessageStreamer`). The
 built-in adapters and third-party ones are built from the same public parts, listed here by the
 question each answers:
 
@@ -60,6 +60,7 @@ from chatparse.adapter.protocol import (
     BatchParser,
     ContentScanner,
     Explainer,
+    MessageStreamer,
     PathSniffer,
     Peeker,
     SourceAdapter,
@@ -125,6 +126,7 @@ __all__ = [
     "ImagePart",
     "Ledger",
     "MessageDraft",
+    "MessageStreamer",
     "PathSniffer",
     "Peeker",
     "PendingCall",

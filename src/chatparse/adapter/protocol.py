@@ -20,13 +20,14 @@ from chatparse._names import SOURCE_NAME
 
 if TYPE_CHECKING:
     from chatparse.host import Host
-    from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
+    from chatparse.model import ConversationMeta, Message, ParsedConversation, SourceInfo
 
 __all__ = [
     "ADAPTER_NAME",
     "BatchParser",
     "ContentScanner",
     "Explainer",
+    "MessageStreamer",
     "PathSniffer",
     "Peeker",
     "SourceAdapter",
@@ -170,5 +171,26 @@ class Peeker(Protocol):
         conversation's data, and finds what :meth:`SourceAdapter.parse` would find when that
         covers the whole conversation. A field the read does not find keeps the meta's value;
         a conversation that cannot be read is returned unchanged (``parse`` will say why).
+        """
+        ...
+
+
+@runtime_checkable
+class MessageStreamer(Protocol):
+    """Optional: an adapter that can hand out one conversation's messages as it reads them.
+
+    :func:`chatparse.iter_messages` uses it, so that a session of any size is read in bounded
+    memory; for an adapter without it, ``iter_messages`` parses the conversation whole and yields
+    its messages.
+
+    .. versionadded:: 0.3
+    """
+
+    def iter_messages(self, meta: ConversationMeta) -> Iterator[Message]:
+        """The messages ``parse(meta)`` would hold, in its order, each equal to its own.
+
+        Holds only what later records can still change (calls waiting for their results, a
+        response whose parts are being merged) and the ids that keep ids unique and parents
+        right. Raises what ``parse`` raises, at the latest when the first message is asked for.
         """
         ...

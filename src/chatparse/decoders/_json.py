@@ -23,7 +23,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import ijson
 from attrs import frozen
 
 from chatparse.decoders.text import _repair_surrogates
@@ -174,6 +173,8 @@ def _parse_deep(text: str, repairs: int) -> tuple[Any, int]:
     if _max_depth(text) > MAX_DEPTH:
         # Checked first: ijson's cost grows with the square of the depth.
         raise InvalidJSONError(_TOO_DEEP)
+    import ijson  # noqa: PLC0415 -- only a document this deep needs it; see bigjson._pick_backend
+
     try:
         (parsed,) = ijson.get_backend("python").items(text.encode(), "", use_float=True)
     except (ijson.JSONError, ValueError) as exc:

@@ -19,14 +19,13 @@ says the document was cut. ``yajl2_c`` rejects integers beyond ±(2**63 - 1) as
 from __future__ import annotations
 
 import codecs
+import functools
 import io
-import logging
 import os
 import re
 from collections.abc import Generator, Iterator
 from typing import IO, Any
 
-import ijson
 from attrs import frozen
 
 from chatparse.decoders._files import Source, open_binary
@@ -34,20 +33,27 @@ from chatparse.decoders._json import MAX_DEPTH
 
 __all__ = ["Item", "Malformed", "Source", "backend_name", "iter_items", "iter_kvitems"]
 
-_log = logging.getLogger(__name__)
 
-
+@functools.cache
 def _pick_backend() -> Any:
+    # Imported on the first document read, not with this module: most adapters import this
+    # module for files that many homes do not have, and ijson, with the decimal and logging
+    # modules it brings, would otherwise weigh on every first use of such an adapter.
+    import logging  # noqa: PLC0415 -- see the comment above
+
+    import ijson  # noqa: PLC0415 -- see the comment above
+
     # Ask for the C backend by name: ijson's own default can be moved by the IJSON_BACKEND
     # environment variable, and the pure-Python backend is some 30 times slower.
     try:
-        return ijson.get_backend("yajl2_c")
+        backend = ijson.get_backend("yajl2_c")
     except ImportError:  # pragma: no cover -- only on platforms without an ijson wheel
-        return ijson.get_backend("python")
+        backend = ijson.get_backend("python")
+    logging.getLogger(__name__).debug(
+        "chatparse.decoders.bigjson uses the ijson backend %s", backend.backend_name
+    )
+    return backend
 
-
-_backend = _pick_backend()
-_log.debug("chatparse.decoders.bigjson uses the ijson backend %s", _backend.backend_name)
 
 _READ_SIZE = 64 * 1024
 
@@ -98,7 +104,7 @@ class Malformed:
 
 def backend_name() -> str:
     """Return the ijson backend in use: ``"yajl2_c"`` wherever ijson has its C extension."""
-    name: str = _backend.backend_name
+    name: str = _pick_backend().backend_name
     return name
 
 
@@ -141,13 +147,16 @@ def _iterate(
 
 
 def _parse(stream: IO[bytes], prefix: str, *, kv: bool) -> Iterator[Item | Malformed]:
+    import ijson  # noqa: PLC0415 -- see _pick_backend
+
+    backend = _pick_backend()
     reader = _RepairingReader(stream)
     try:
         if kv:
-            for key, item in _backend.kvitems(reader, prefix, use_float=True):
+            for key, item in backend.kvitems(reader, prefix, use_float=True):
                 yield Item(key, item)
         else:
-            for index, item in enumerate(_backend.items(reader, prefix, use_float=True)):
+            for index, item in enumerate(backend.items(reader, prefix, use_float=True)):
                 yield Item(index, item)
     except _TooDeepError:
         yield Malformed(reader.consumed, _TOO_DEEP)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
@@ -39,9 +39,9 @@ from chatparse.adapters.claude_code.locate import (
 from chatparse.adapters.claude_code.peek import peek_transcript
 from chatparse.adapters.claude_code.records import SNIFFED_TYPES
 from chatparse.adapters.claude_code.transcript import Transcript
-from chatparse.adapters.claude_code.usage import count_usages
+from chatparse.adapters.claude_code.usage import count_usages, usage_key
 from chatparse.host import Host
-from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
+from chatparse.model import ConversationMeta, Message, ParsedConversation, SourceInfo
 
 __all__ = ["ClaudeCodeAdapter"]
 
@@ -186,6 +186,22 @@ class ClaudeCodeAdapter:
         ]
         return main.finish(self, meta, subagents)
 
+    def iter_messages(self, meta: ConversationMeta) -> Iterator[Message]:
+        """The messages of ``parse(meta)``, one by one, reading the session file once.
+
+        Sub-agent files are read only if the session has side-chain responses inline (1.0.x),
+        to know which copy of their usage counts; one at a time, keeping only their usage keys.
+        """
+        path = Path(meta.path)
+        if meta.locator.get("layout") == "legacy-flat":
+            return Transcript.stream(
+                path, agent=True, session_id=None, counted_elsewhere=lambda _key: False
+            )
+        agents = _AgentUsageKeys(lambda: subagent_files(path, meta.locator))
+        return Transcript.stream(
+            path, agent=False, session_id=meta.id, counted_elsewhere=agents.__contains__
+        )
+
     # --- metas ---------------------------------------------------------------------------------
 
     def _session_meta(
@@ -247,3 +263,21 @@ class ClaudeCodeAdapter:
             title=title,
             locator=locator,
         )
+
+
+class _AgentUsageKeys:
+    """The usage keys of a session's sub-agent files, read on first use."""
+
+    def __init__(self, paths: Callable[[], Iterable[Path]]) -> None:
+        self._paths = paths
+        self._keys: set[str | None] | None = None
+
+    def __contains__(self, key: str) -> bool:
+        if self._keys is None:
+            self._keys = {
+                usage_key(draft)
+                for path in self._paths()
+                for draft in Transcript.read(path, agent=True).drafts
+                if draft.usage_raw is not None
+            }
+        return key in self._keys

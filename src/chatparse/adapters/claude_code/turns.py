@@ -169,6 +169,7 @@ def assistant_line(
         draft.api_id, draft.request_id = api_id, request_id
         if api_id is not None:
             responses[api_id, request_id] = draft
+            transcript.response_copies.setdefault(api_id, []).append(draft)
     else:
         uuid = as_nonempty_text(record.get("uuid"))
         if uuid is not None:
@@ -272,13 +273,13 @@ def _compact_boundary(
     transcript: Transcript, line: Line, record: dict[str, Any], content: str
 ) -> None:
     """The notice where a compaction restarted the tree, linked to what came before it."""
-    before = next((d.id for d in reversed(transcript.drafts) if not d.is_sidechain), None)
+    before = transcript.last_main_id
     draft = transcript.new_draft(line, record, "system", "notice")
     # The boundary starts a new root; its logical parent keeps the tree in one piece.
     # After a partial compaction that parent is a preserved message re-written *below*
     # the summary, which would close a loop: then the message read last stands in.
     logical = as_nonempty_text(record.get("logicalParentUuid"))
     if draft.raw_parent is None:
-        known = logical is not None and (logical in transcript.by_id or logical in transcript.up)
+        known = logical is not None and (logical in transcript.ids or logical in transcript.up)
         draft.raw_parent = logical if known else before
     draft.texts.append(content)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from chatparse.adapter import Ledger, as_token_count, new_usage
 from chatparse.adapters.claude_code.draft import Draft
 from chatparse.model import Usage
 
-__all__ = ["count_usages"]
+__all__ = ["count_usages", "settle_usages", "usage_key"]
 
 _COUNTS = (
     "input_tokens",
@@ -34,31 +34,67 @@ def count_usages(transcripts: Iterable[tuple[Iterable[Draft], Ledger]]) -> None:
     problems: dict[int, tuple[Ledger, list[str]]] = {}
     for drafts, ledger in transcripts:
         noted = problems.setdefault(id(ledger), (ledger, []))[1]
-        for draft in drafts:
-            if draft.usage_raw is None:
-                continue
-            draft.problems = noted
-            if draft.api_id is None:  # nothing to match copies by: counted
-                draft.usage = _usage(draft.usage_raw, noted, dedup_key=None, counted=True)
-                draft.usage_raw = None
-                continue
-            key = draft.api_id if draft.request_id is None else f"{draft.api_id}:{draft.request_id}"
-            copies.setdefault(key, []).append(draft)
-            if not draft.is_sidechain:
-                main_responses.add(draft.api_id)
+        _group(drafts, noted, copies, main_responses)
     for key, drafts in copies.items():
-        main = [draft for draft in drafts if not draft.is_sidechain]
-        winner = (main or drafts)[-1]
-        for draft in drafts:
-            replayed = draft.is_sidechain and not main and draft.api_id in main_responses
-            counted = draft is winner and not replayed
-            draft.usage = _usage(
-                draft.usage_raw or {}, draft.problems, dedup_key=key, counted=counted
-            )
-            draft.usage_raw = None  # the API's whole usage object; only the counts are kept
+        _count_copies(key, drafts, main_responses, counted_elsewhere=False)
     for ledger, noted in problems.values():
         for problem in sorted(set(noted)):
             ledger.warn(f"{problem} ({noted.count(problem)} line(s))")
+
+
+def settle_usages(drafts: Iterable[Draft], counted_elsewhere: Callable[[str], bool]) -> None:
+    """:func:`count_usages` for a stream: ``drafts`` are every copy of some responses in a file.
+
+    Every message that carries one of their API message ids is among ``drafts``; the session's
+    other files (its sub-agents') are asked through ``counted_elsewhere``: whether a copy under
+    a key is written there, which then counts instead of a side-chain copy here.
+    """
+    copies: dict[str, list[Draft]] = {}
+    main_responses: set[str] = set()
+    _group(drafts, [], copies, main_responses)  # a stream keeps no diagnostics
+    for key, group in copies.items():
+        _count_copies(key, group, main_responses, counted_elsewhere=counted_elsewhere(key))
+
+
+def usage_key(draft: Draft) -> str | None:
+    """The key copies of one response's usage share: ``message.id[:requestId]``."""
+    if draft.api_id is None:
+        return None
+    return draft.api_id if draft.request_id is None else f"{draft.api_id}:{draft.request_id}"
+
+
+def _group(
+    drafts: Iterable[Draft],
+    noted: list[str],
+    copies: dict[str, list[Draft]],
+    main_responses: set[str],
+) -> None:
+    """Sort the drafts with a usage into ``copies`` by key; one without a key is counted."""
+    for draft in drafts:
+        if draft.usage_raw is None:
+            continue
+        draft.problems = noted
+        key = usage_key(draft)
+        if key is None:  # nothing to match copies by: counted
+            draft.usage = _usage(draft.usage_raw, noted, dedup_key=None, counted=True)
+            draft.usage_raw = None
+            continue
+        copies.setdefault(key, []).append(draft)
+        if not draft.is_sidechain and draft.api_id is not None:
+            main_responses.add(draft.api_id)
+
+
+def _count_copies(
+    key: str, drafts: list[Draft], main_responses: set[str], *, counted_elsewhere: bool
+) -> None:
+    """Give each copy under ``key`` its usage; the one that counts is decided here."""
+    main = [draft for draft in drafts if not draft.is_sidechain]
+    winner = main[-1] if main else None if counted_elsewhere else drafts[-1]
+    for draft in drafts:
+        replayed = draft.is_sidechain and not main and draft.api_id in main_responses
+        counted = draft is winner and not replayed
+        draft.usage = _usage(draft.usage_raw or {}, draft.problems, dedup_key=key, counted=counted)
+        draft.usage_raw = None  # the API's whole usage object; only the counts are kept
 
 
 def _usage(

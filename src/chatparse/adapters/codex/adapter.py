@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Final
 
 from chatparse.adapter import is_dir, new_meta, require_file, stat_fingerprint
-from chatparse.adapters.codex.containers import read_document, read_lines
+from chatparse.adapters.codex.containers import read_document, read_lines, stream_lines
 from chatparse.adapters.codex.locate import (
     ARCHIVED,
     SESSION_INDEX,
@@ -25,7 +25,7 @@ from chatparse.adapters.codex.peek import peek_rollout
 from chatparse.adapters.codex.thread import Thread
 from chatparse.decoders import jsonl
 from chatparse.host import Host
-from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
+from chatparse.model import ConversationMeta, Message, ParsedConversation, SourceInfo
 
 __all__ = ["CodexAdapter"]
 
@@ -139,6 +139,16 @@ class CodexAdapter:
     def peek(self, meta: ConversationMeta) -> ConversationMeta:
         """``meta`` with its title, project and last time, from the ends of its rollout."""
         return peek_rollout(self, meta)
+
+    def iter_messages(self, meta: ConversationMeta) -> Iterator[Message]:
+        """The messages of ``parse(meta)``, one by one; a JSON Lines rollout is read once.
+
+        A TypeScript ``.json`` document (spring 2025, small) is parsed whole.
+        """
+        path = require_file(meta.path, "rollout")
+        if path.suffix == ".json":
+            return iter(self.parse(meta).messages)
+        return stream_lines(path, Thread())
 
     def parse(self, meta: ConversationMeta) -> ParsedConversation:
         """Parse one rollout, whichever of the three shapes it has."""

@@ -30,10 +30,17 @@ from chatparse.adapters.codex.usage import TokenLedger
 from chatparse.model import ImageRef, MessageKind, Role
 
 if TYPE_CHECKING:
+    from chatparse._streaming import IdHorizons
     from chatparse.adapter import SourceAdapter
-    from chatparse.model import ConversationMeta, ParsedConversation
+    from chatparse.decoders.jsonl import Line, Malformed
+    from chatparse.model import ConversationMeta, Message, ParsedConversation
 
 __all__ = ["REPLAY_BURST_GAP", "Thread"]
+
+ROLLBACK: Final = "thread_rolled_back"
+"""The event that marks earlier turns as a side chain: while one is ahead, nothing settles."""
+ECHO: Final = "user_message"
+"""The event that echoes a typed prompt (see :meth:`Thread.is_context`)."""
 
 # The replayed parent history at the top of a fork is written in one burst, within
 # milliseconds; the fork's own first line follows seconds later.
@@ -69,6 +76,8 @@ class Thread:
         """The current record's raw timestamp, parsed only when something needs it."""
         self.last_stamp: object = None
         self.parsed: tuple[object, datetime | None] = (None, None)
+        self.lines_read = 0
+        """Lines decoded so far: the first may be an early-Rust rollout's bare meta."""
 
     @property
     def now(self) -> datetime | None:
@@ -250,6 +259,57 @@ class Thread:
         self.new_turn()
         return self.notice(f"Rolled back {turns} turn(s)", line)
 
+    # -- streaming --
+
+    def settled(self, index: int, line: Line | Malformed, horizons: IdHorizons) -> bool:
+        """Whether no line after ``line`` can change the message the draft at ``index`` becomes.
+
+        A rollback may mark any earlier turn as a side chain; within its turn a message may
+        still get its other copy or its usage; a call waits for its result (by its id); a
+        prompt without an echo is context if the thread turns out to echo its prompts.
+        """
+        draft, offset = self.drafts[index], line.end_offset
+        if not horizons.word_passed(ROLLBACK, offset):
+            return False
+        if index >= self.turn.start and not self._done_in_turn(draft):
+            return False
+        for call in draft.calls:
+            if not call.answered and call.id is not None and not horizons.passed(call.id, offset):
+                return False
+        return self.echoes or not self._unechoed_prompt(draft) or horizons.word_passed(ECHO, offset)
+
+    def _done_in_turn(self, draft: Draft) -> bool:
+        """Whether the rest of the current turn can no longer change ``draft``."""
+        turn = self.turn
+        if draft is turn.current or (draft.role == "assistant" and draft.usage is None):
+            return False  # a token_count goes to the latest response still without usage
+        mine = [draft.text, *draft.thinking]
+        return not any(
+            copies in queue
+            for waiting in (turn.user, turn.texts, turn.thinking)
+            for queue in (waiting.event, waiting.item)
+            for copies in mine
+        )
+
+    @staticmethod
+    def _unechoed_prompt(draft: Draft) -> bool:
+        return (
+            draft.role == "user"
+            and draft.kind == "message"
+            and draft.text is not None
+            and not draft.text.from_event
+        )
+
+    def release(self, index: int) -> Message | None:
+        """The message of the settled draft at ``index``, if it is one; the draft is let go."""
+        draft = self.drafts[index]
+        self.drafts[index] = _RELEASED
+        message = None if self.is_context(draft) else draft.message(self.id_prefix)
+        for call in draft.calls:
+            # Spent: its result can no longer arrive, and the message holds what it had.
+            call.input = call.output = call.result = None
+        return message
+
     # -- the result --
 
     def is_context(self, draft: Draft) -> bool:
@@ -298,3 +358,7 @@ class Thread:
             updated_at=self._latest(),
             producer_version=self.version,
         )
+
+
+_RELEASED: Final = Draft(0, "system", None)
+"""What stands in the list of drafts for one whose message was handed out."""
