@@ -72,6 +72,7 @@ INPUTS = (
     "usage-tree",
     "arrow",
     "redact",
+    "export",
     "workers",
     "pi-home",
     "claude-tree-peek",
@@ -90,6 +91,7 @@ SOURCE_OF = {
     "usage-tree": "claude-code",
     "arrow": "claude-code",
     "redact": "claude-code",
+    "export": "claude-code",
     "workers": "claude-code",
     "pi-home": "pi",
     "claude-tree-peek": "claude-code",
@@ -102,12 +104,13 @@ GENERATED_AS = {
     "usage-tree": "claude-tree",
     "arrow": "claude-code",
     "redact": "claude-code",
+    "export": "claude-home",
     "workers": "claude-home",
     "claude-tree-peek": "claude-tree",
     "stream": "claude-code-huge",
 }
 """Rows measured on another row's generated input (or on a generator of their own)."""
-AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact")
+AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact", "export")
 """Rows whose floor is our own parse of the input, and ours that parse plus one more step."""
 FLOOR_IS_PARSE = (*AFTER_PARSE, "workers", "stream")
 """Rows whose floor is our own parse of the input (the workers row: in one process)."""
@@ -122,6 +125,7 @@ DESCRIPTION = {
     "usage-tree": "usage_report, Claude projects tree",
     "arrow": "to_arrow + Parquet, Claude Code session",
     "redact": "redact, Claude Code session",
+    "export": "export --format jsonl (first run), 2,000 sessions + 3 large",
     "workers": "workers=2, 2,000 sessions + 3 large",
     "pi-home": "Pi home (JSONL tree), parse",
     "claude-tree-peek": "Claude projects tree, scan(peek=True)",
@@ -142,6 +146,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "usage-tree": ("<= 1.1x the parse", 1.1),
     "arrow": ("<= 1.3x the parse", 1.3),
     "redact": ("<= 1.5x the parse", 1.5),
+    "export": ("<= 1.3x the parse", 1.3),
     "pi-home": ("<= 2.5x per-line decode", 2.5),
     "claude-tree-peek": ("(no target yet) vs the walk", float("inf")),
     "opencode-db": ("<= 2.5x SELECT+decode", 2.5),
@@ -341,6 +346,19 @@ def _redact_step(conversations: Iterator[Any]) -> None:
         redact(conversation, redactor)
 
 
+def _export_step(conversations: Iterator[Any]) -> None:
+    """A first ``chatparse export --format jsonl`` of the conversations, into a fresh folder."""
+    from chatparse import _export  # noqa: PLC0415 -- see _with_export
+
+    out = Path(tempfile.mkdtemp(prefix="chatparse-bench-export-"))
+    try:
+        with _export.exporting(out, "jsonl", None) as export:
+            for conversation in conversations:
+                export.add(conversation.meta, conversation, conversation.parser_version)
+    finally:
+        shutil.rmtree(out)
+
+
 def _usage_step(conversations: Iterator[Any]) -> None:
     import chatparse  # noqa: PLC0415 -- see _host
 
@@ -424,6 +442,11 @@ def _with_redaction(home: Path, source: str) -> Callable[[], int]:
     return _then(home, source, _redact_step)
 
 
+def _with_export(home: Path, source: str) -> Callable[[], int]:
+    importlib.import_module("chatparse._export")  # before the clock starts
+    return _then(home, source, _export_step)
+
+
 def _with_usage(home: Path, source: str) -> Callable[[], int]:
     importlib.import_module("chatparse.usage")  # before the clock starts
     return _then(home, source, _usage_step)
@@ -436,6 +459,7 @@ _OURS: dict[str, Callable[[Path, str], Callable[[], int]]] = {
     "usage-tree": _with_usage,
     "arrow": _with_parquet,
     "redact": _with_redaction,
+    "export": _with_export,
     "workers": lambda home, source: _parse_all(home, source, workers=2),
     "stream": _stream_all,
 }

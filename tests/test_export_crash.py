@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 import chatparse
-from chatparse import cli, registry
+from chatparse import _export, cli, registry
+from chatparse.host import Host
+from chatparse.serialize import json_bytes
 
 from conftest import NoteAdapter
 
@@ -35,7 +37,9 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from conftest import NoteAdapter
 import chatparse
-from chatparse import cli, registry
+from chatparse import _export, cli, registry
+from chatparse.host import Host
+from chatparse.serialize import json_bytes
 
 class Paced(NoteAdapter):
     def parse(self, meta):
@@ -188,6 +192,22 @@ def test_crash_while_writing_leaves_output_and_state_consistent(
         assert len(list(out.rglob("*.md"))) == len(NOTES)
 
 
+@pytest.mark.parametrize("crash", ["before:1", "after:1", "before:2"])
+def test_crash_during_a_first_jsonl_export_leaves_nothing_or_the_whole_file(
+    home: Path, tmp_path: Path, crash: str
+) -> None:
+    """A first export renames its scratch file into place; killed around that, no part-file."""
+    out, progress = tmp_path / "out", tmp_path / "progress"
+    argv = export_argv(home, out, "jsonl")
+    crashed = run(argv, progress, CRASH_AT=crash, CRASH_SIGNAL=str(int(signal.SIGKILL)))
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert exported(out, "jsonl") == (Counter() if crash == "before:1" else Counter(NOTES))
+    final = run(argv, progress)
+    assert final.returncode == 0, final.stderr
+    assert sorted(p.name for p in out.rglob(".*")) == []
+    assert exported(out, "jsonl") == Counter(NOTES)
+
+
 def test_runs_changes_and_interruptions_in_any_order(home: Path, tmp_path: Path) -> None:
     """A sequence of runs, edits, new notes and interruptions ends with each note exactly once."""
     out, progress = tmp_path / "out", tmp_path / "progress"
@@ -324,3 +344,33 @@ def test_unusable_state_file_names_itself_and_how_to_start_over(
     assert reason in err
     assert "To start over, delete it" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("notes_registered")
+def test_jsonl_lines_are_the_conversations_json(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each line of conversations.jsonl is json_bytes of its conversation, in scan order."""
+    out = tmp_path / "out"
+    export(capsys, export_argv(home, out, "jsonl"))
+    conversations = chatparse.iter_conversations(Host(home=home, env={}, platform="linux"))
+    expected = b"".join(json_bytes(c) + b"\n" for c in conversations)
+    assert (out / "conversations.jsonl").read_bytes() == expected
+
+
+@pytest.mark.usefixtures("notes_registered")
+def test_a_line_cut_short_in_the_scratch_file_never_reaches_the_output(
+    home: Path, tmp_path: Path
+) -> None:
+    """A first export whose scratch file ends in a torn line copies the whole lines, not it."""
+    host = Host(home=home, env={}, platform="linux")
+    metas = list(chatparse.scan(host))
+    export = _export.open_export(tmp_path / "out", "jsonl", None)
+    for meta in metas[:2]:
+        export.add(meta, chatparse.parse(meta), "1")
+    assert isinstance(export, _export._LinesExport)
+    assert export.scratch is not None
+    export.scratch.write(b'{"schema_version": 1, "source": "no')  # as an interrupted add leaves
+    export.commit()
+    assert exported(tmp_path / "out", "jsonl") == Counter(NOTES[:2])
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["conversations.jsonl"]

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
+from unittest import mock
 
 import jsonschema
 import pytest
 from hypothesis import given, settings
 
 import chatparse
-from chatparse import _jsonschema, model
+from chatparse import _jsonschema, model, serialize
 from chatparse.decoders import jsonl
 from chatparse.errors import ModelError
 
@@ -23,11 +28,25 @@ VALIDATOR = jsonschema.Draft202012Validator(
 )
 
 
+BACKENDS = ["json"] if serialize._orjson is None else ["orjson", "json"]
+"""The JSON writers to_json can use here: orjson when it is installed, and the standard library."""
+
+
+@contextmanager
+def writing_with(backend: str) -> Iterator[None]:
+    """to_json writes through ``backend``: ``"json"`` blocks orjson as if it were not installed."""
+    blocked = serialize._orjson if backend == "orjson" else None
+    with mock.patch.object(serialize, "_orjson", blocked):
+        yield
+
+
 def assert_round_trip(obj: Any) -> None:
     cls = type(obj)
     data = chatparse.to_dict(obj)
     assert chatparse.from_dict(cls, data) == obj
-    assert chatparse.from_json(cls, chatparse.to_json(obj)) == obj
+    for backend in BACKENDS:
+        with writing_with(backend):
+            assert chatparse.from_json(cls, chatparse.to_json(obj)) == obj, backend
     assert json.loads(json.dumps(data)) == data  # plain JSON types only
 
 
@@ -50,6 +69,58 @@ def test_every_model_object_round_trips(obj: Any) -> None:
 def test_serialized_conversations_match_the_schema(conversation: model.ParsedConversation) -> None:
     """Every serialized conversation validates against the generated JSON Schema."""
     VALIDATOR.validate(chatparse.to_dict(conversation))
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_model_object)
+def test_to_json_writes_the_values_of_to_dict(obj: Any) -> None:
+    """Whichever backend writes it, and however indented, to_json holds to_dict's JSON values."""
+    data = chatparse.to_dict(obj)
+    for backend in BACKENDS:
+        with writing_with(backend):
+            for indent in (None, 2, 4):
+                text = chatparse.to_json(obj, indent=indent)
+                assert json.loads(text) == data, (backend, indent)
+                assert serialize.json_bytes(obj, indent=indent) == text.encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_model_object)
+def test_without_orjson_the_text_is_as_to_dict_makes_it(obj: Any) -> None:
+    """The standard library writes what it wrote from to_dict's output, byte for byte."""
+    with writing_with("json"):
+        for indent in (None, 2):
+            expected = serialize.json_text(chatparse.to_dict(obj), indent=indent)
+            assert chatparse.to_json(obj, indent=indent) == expected
+
+
+@pytest.mark.skipif(serialize._orjson is None, reason="orjson is not installed")
+def test_orjson_writes_no_spaces_and_its_own_floats() -> None:
+    """The bytes orjson writes differ only in spacing (without indent) and in some floats."""
+    call = model.ToolCall(id="c", name="x", input={"ratio": 2.5e-07, "n": [1, 2]})
+    message = model.Message(id="m", role="assistant", text="héllo", tool_calls=(call,))
+    for obj in (_sample(), message):
+        data = chatparse.to_dict(obj)
+        compact = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        indented = serialize.json_text(data, indent=2)
+        if obj is message:
+            compact, indented = (t.replace("2.5e-07", "2.5e-7") for t in (compact, indented))
+        assert chatparse.to_json(obj) == compact
+        assert chatparse.to_json(obj, indent=2) == indented
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_values_orjson_refuses_are_written_by_json(backend: str) -> None:
+    """Deeper than orjson writes, an integer beyond 64 bits, a key that is not text: all JSON."""
+    deep: list[Any] = []
+    for _ in range(300):
+        deep = [deep]
+    value = {"deep": deep, "big": 2**70, "keys": {1: "one"}}
+    call = model.ToolCall(id="c", name="x", input=value)
+    with writing_with(backend):
+        text = chatparse.to_json(call)
+    assert text == serialize.json_text(chatparse.to_dict(call))
+    assert json.loads(text)["input"]["big"] == 2**70
 
 
 def _sample() -> model.ParsedConversation:
@@ -115,6 +186,9 @@ def test_a_tool_input_that_contains_itself_is_refused_not_copied_forever() -> No
     )
     with pytest.raises(ValueError, match="containing itself"):
         chatparse.to_dict(message)
+    for backend in BACKENDS:
+        with writing_with(backend), pytest.raises(ValueError, match="containing itself"):
+            chatparse.to_json(message)
 
 
 def test_a_plugins_non_json_values_in_a_tool_input_are_unstructured() -> None:
@@ -126,7 +200,17 @@ def test_a_plugins_non_json_values_in_a_tool_input_are_unstructured() -> None:
     data = chatparse.to_dict(call)
     assert data["input"]["when"] == data["result"] == "2025-01-02T00:00:00Z"
     assert data["input"]["usage"]["counted"] is True
-    assert json.loads(chatparse.to_json(call))["input"] == data["input"]
+    for backend in BACKENDS:
+        with writing_with(backend):
+            assert json.loads(chatparse.to_json(call)) == data, backend
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_value_without_a_json_form_is_refused_as_before(backend: str) -> None:
+    """A set in a tool input cannot be written: the same TypeError with either backend."""
+    call = model.ToolCall(id="c", name="x", input={"tags": {"a"}})
+    with writing_with(backend), pytest.raises(TypeError, match="set is not JSON serializable"):
+        chatparse.to_json(call)
 
 
 def test_bad_field_error_names_its_path() -> None:
@@ -182,9 +266,11 @@ def test_not_json_and_not_an_object() -> None:
 
 
 def test_only_model_objects() -> None:
-    """to_dict and from_dict refuse types that are not part of the model."""
+    """to_dict, to_json and from_dict refuse types that are not part of the model."""
     with pytest.raises(TypeError):
         chatparse.to_dict({"a": 1})
+    with pytest.raises(TypeError, match="to_json takes a chatparse model object, got dict"):
+        chatparse.to_json({"a": 1})
     with pytest.raises(TypeError):
         chatparse.from_dict(dict, {})
 
@@ -224,3 +310,23 @@ def test_a_class_without_data_is_a_clear_type_error() -> None:
         chatparse.from_json(model.Message)  # type: ignore[call-overload]  # the point of the test
     with pytest.raises(ModelError, match="expected an object"):
         chatparse.from_dict([])  # type: ignore[call-overload]  # the point of the test
+
+
+WITHOUT_ORJSON = """
+import sys
+sys.modules["orjson"] = None  # any `import orjson` now raises ImportError
+from chatparse import model, serialize
+call = model.ToolCall(id="c", name="x", input={"n": [1, 2.5]})
+assert serialize._orjson is None
+assert serialize.to_json(call) == serialize.json_text(serialize.to_dict(call))
+assert serialize.from_json(model.ToolCall, serialize.json_bytes(call)) == call
+print("ok")
+"""
+
+
+def test_without_orjson_installed_serialization_works() -> None:
+    """With orjson not importable, the module imports and writes through the standard library."""
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_ORJSON], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "ok"

@@ -9,8 +9,9 @@ sees either the old file or the new one, never part of one:
 - ``jsonl`` keeps every conversation on one line of ``conversations.jsonl``. A run writes the new
   and changed conversations to a scratch file, then builds the next ``conversations.jsonl``
   from the current one (a changed conversation's line replaced, the others copied) and renames
-  it into place. Ctrl-C or ``kill`` (SIGTERM) stops the parsing and still builds it from what
-  was parsed; anything harder leaves the current file as it was.
+  it into place; when nothing of the current one is kept (a first export), the scratch file is
+  renamed into place itself. Ctrl-C or ``kill`` (SIGTERM) stops the parsing and still builds it
+  from what was parsed; anything harder leaves the current file as it was.
 
 The state file (``--state``) remembers, per conversation, the ``fingerprint`` and
 ``parser_version`` it was exported with, and for ``jsonl`` where its line is and the size and
@@ -43,7 +44,7 @@ from attrs import define, field, frozen
 from chatparse import _markdown
 from chatparse.decoders.jsonl import Line, iter_lines
 from chatparse.model import ConversationMeta, ParsedConversation
-from chatparse.serialize import to_json
+from chatparse.serialize import json_bytes
 
 __all__ = [
     "FORMATS",
@@ -319,7 +320,7 @@ class _FileExport:
         relative = Path(conversation.source) / file_name(
             conversation.source, conversation.id, suffix
         )
-        body = render(conversation).encode()
+        body = render(conversation)
         _replace(self.out / relative, lambda out: out.write(body))
         if self.state is not None:
             self.state.entries[_key(meta)] = Entry(
@@ -335,26 +336,27 @@ class _FileExport:
         """Nothing to drop: each file was complete when it was renamed into place."""
 
 
-def _atif(conversation: ParsedConversation) -> str:
+def _atif(conversation: ParsedConversation) -> bytes:
     from chatparse.interop.atif import to_atif  # noqa: PLC0415 -- only this format pays
 
-    return json.dumps(to_atif(conversation), ensure_ascii=False, indent=2) + "\n"
+    return (json.dumps(to_atif(conversation), ensure_ascii=False, indent=2) + "\n").encode()
 
 
-def _openai(conversation: ParsedConversation) -> str:
+def _openai(conversation: ParsedConversation) -> bytes:
     from chatparse.interop.openai import to_openai_messages  # noqa: PLC0415 -- as above
 
     # The shape of one example of OpenAI's fine-tuning files.
     messages = {"messages": to_openai_messages(conversation)}
-    return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+    return (json.dumps(messages, ensure_ascii=False, indent=2) + "\n").encode()
 
 
-_RENDERERS: Final[dict[Format, tuple[str, Callable[[ParsedConversation], str]]]] = {
-    "json": (".json", lambda conversation: to_json(conversation, indent=2) + "\n"),
-    "markdown": (".md", _markdown.render),
+_RENDERERS: Final[dict[Format, tuple[str, Callable[[ParsedConversation], bytes]]]] = {
+    "json": (".json", lambda conversation: json_bytes(conversation, indent=2) + b"\n"),
+    "markdown": (".md", lambda conversation: _markdown.render(conversation).encode()),
     "atif": (".atif.json", _atif),
     "openai": (".openai.json", _openai),
 }
+"""Each format's file name suffix, and what its file holds for one conversation."""
 
 
 # --- jsonl: one line per conversation in one file ------------------------------------------
@@ -435,7 +437,7 @@ class _LinesExport:
         if self.scratch is None:
             self.out.mkdir(parents=True, exist_ok=True)
             self.scratch = _temporary(self.out / "scratch").open("w+b")
-        line = (to_json(conversation) + "\n").encode()
+        line = json_bytes(conversation) + b"\n"
         offset = self.scratch.tell()
         self.scratch.write(line)
         # Recorded only once written: a line cut short by an interruption is never used.
@@ -458,6 +460,9 @@ class _LinesExport:
     def _rewrite(self) -> None:
         if self.scratch is not None:
             self.scratch.flush()
+            if self._is_whole(self.scratch):
+                self._rename_scratch(self.scratch)
+                return
         written: dict[Key, Entry] = {}
 
         def write(out: IO[bytes]) -> None:
@@ -476,6 +481,31 @@ class _LinesExport:
 
         _replace(self.target, write)
         self.index, self.added, self.untidy = written, {}, False
+
+    def _is_whole(self, scratch: IO[bytes]) -> bool:
+        """Whether the scratch file, as it is, is the next ``conversations.jsonl``.
+
+        So it is when nothing of the current file is kept (a first export, or one whose file
+        held nothing usable) and every line in the scratch file is one recorded: none cut short
+        by an interruption, none written twice.
+        """
+        recorded = sum(entry.length for entry in self.added.values())
+        return not self.index and scratch.tell() == recorded
+
+    def _rename_scratch(self, scratch: IO[bytes]) -> None:
+        """Make the scratch file ``conversations.jsonl`` by renaming it, rather than copying it."""
+        os.fsync(scratch.fileno())
+        scratch.close()  # Windows renames no open file
+        self.scratch = None
+        path = Path(scratch.name)
+        try:
+            path.replace(self.target)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        _sync_folder(self.out)
+        # The lines are where they were written.
+        self.index, self.added, self.untidy = self.added, {}, False
 
     def _only_added(self) -> list[tuple[Key, Entry]]:
         return [(key, entry) for key, entry in self.added.items() if key not in self.index]

@@ -7,17 +7,29 @@ silently turned into a string, nor a string into a bool, because data that needs
 not written by us and should not be trusted silently. Its errors name the path of each bad field.
 
 ``from_dict(type(x), to_dict(x)) == x`` holds for every model object.
+
+``to_json`` does not go through ``to_dict``: it hands the model objects to the JSON encoder,
+which asks :func:`_json_ready` for each object's fields as it meets it, so no tree of dicts is
+built and kept, and tool inputs (JSON values already) are written without a copy. It writes
+through orjson when it is installed (the ``fast`` extra), which writes the same JSON values as
+the standard library but spells them differently: no space after ``,`` and ``:`` without
+``indent``, and some floats (``1e-07`` is ``1e-7``). A value orjson refuses goes the standard
+library's way, as without orjson. (A float NaN or infinity in a tool input, which is not JSON
+and which no decoder produces, is ``null`` to orjson and ``NaN`` to the standard library.)
 """
 
 from __future__ import annotations
 
 import json
+import operator
 import sys
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache
+from types import MappingProxyType, ModuleType
 from typing import Any, Final, TypeVar, overload
 
+import attrs
 import cattrs
 from cattrs.cols import (
     homogenous_tuple_structure_factory,
@@ -31,6 +43,13 @@ from cattrs.gen import make_dict_unstructure_fn, override
 from chatparse import model
 from chatparse.decoders.jsonl import MAX_DEPTH
 from chatparse.errors import ModelError
+
+try:
+    import orjson as _orjson_module
+except ImportError:  # pragma: no cover -- tested in a subprocess, which coverage does not follow
+    _orjson: ModuleType | None = None
+else:
+    _orjson = _orjson_module
 
 __all__ = ["SCHEMA_VERSION", "from_dict", "from_json", "to_dict", "to_json"]
 
@@ -189,11 +208,15 @@ def _plain_copy(value: object) -> object:
 
 def to_dict(obj: object) -> dict[str, Any]:
     """Serialize a model object to plain JSON types, with ``schema_version`` first."""
-    if type(obj) not in MODEL_CLASSES:
-        msg = f"to_dict takes a chatparse model object, got {type(obj).__name__}"
-        raise TypeError(msg)
+    _check_model(obj, "to_dict")
     data: dict[str, Any] = converter().unstructure(obj)
     return {_SCHEMA_KEY: SCHEMA_VERSION, **data}
+
+
+def _check_model(obj: object, function: str) -> None:
+    if type(obj) not in MODEL_CLASSES:
+        msg = f"{function} takes a chatparse model object, got {type(obj).__name__}"
+        raise TypeError(msg)
 
 
 @overload
@@ -247,8 +270,118 @@ def _class_and_value(cls: Any, value: Any, function: str) -> tuple[Any, Any]:
 
 
 def to_json(obj: object, *, indent: int | None = None) -> str:
-    """Serialize a model object to a JSON string (UTF-8 text, not ASCII-escaped)."""
-    return json_text(to_dict(obj), indent=indent)
+    """Serialize a model object to a JSON string (UTF-8 text, not ASCII-escaped).
+
+    The JSON values are those of :func:`to_dict`; through orjson, when it is installed, the text
+    has no space after ``,`` and ``:`` (without ``indent``) and spells some floats differently.
+    """
+    _check_model(obj, "to_json")
+    fast = _orjson_bytes(obj, indent)
+    return fast.decode() if fast is not None else _stdlib_text(obj, indent)
+
+
+def json_bytes(obj: object, *, indent: int | None = None) -> bytes:
+    """:func:`to_json` encoded as UTF-8, for the package's own writers (exports).
+
+    orjson writes bytes: they are returned as they are, not decoded to text and encoded back.
+    """
+    _check_model(obj, "json_bytes")
+    fast = _orjson_bytes(obj, indent)
+    return fast if fast is not None else _stdlib_text(obj, indent).encode()
+
+
+_ORJSON_INDENTS: Final = frozenset({None, 2})
+"""The values of ``indent`` orjson writes: none, and two spaces."""
+
+
+def _orjson_bytes(obj: object, indent: int | None) -> bytes | None:
+    """``obj`` written by orjson, or ``None``.
+
+    ``None`` without orjson, for an ``indent`` it cannot write, and for a value it refuses:
+    nested deeper than it writes, a lone surrogate, an integer beyond 64 bits, a key that is not
+    text, a container that holds itself.
+    """
+    if _orjson is None or indent not in _ORJSON_INDENTS:
+        return None
+    options = _orjson.OPT_PASSTHROUGH_DATETIME | _orjson.OPT_PASSTHROUGH_DATACLASS
+    if indent:
+        options |= _orjson.OPT_INDENT_2
+    try:
+        written: bytes = _orjson.dumps(_top_level(obj), default=_json_ready, option=options)
+    except TypeError:  # orjson.JSONEncodeError
+        return None
+    return written
+
+
+def _stdlib_text(obj: object, indent: int | None) -> str:
+    """``obj`` written by the standard library, byte for byte as ``json_text(to_dict(obj))``.
+
+    Anything it refuses goes through :func:`to_dict` after all, whose errors say why.
+    """
+    try:
+        return deep_enough(
+            lambda: json.dumps(
+                _top_level(obj), default=_json_ready, ensure_ascii=False, indent=indent
+            )
+        )
+    except (TypeError, ValueError, RecursionError):
+        return json_text(to_dict(obj), indent=indent)
+
+
+def _top_level(obj: object) -> dict[str, Any]:
+    """The outermost object: ``schema_version``, then ``obj``'s fields."""
+    return {_SCHEMA_KEY: SCHEMA_VERSION, **_field_writers()[type(obj)](obj)}
+
+
+def _json_ready(value: object) -> object:
+    """What the encoders write for a value they cannot write as it is (their ``default``).
+
+    A model object becomes the dict of its fields (whose values the encoder meets in turn), a
+    datetime its ISO-8601 text, a read-only mapping a dict; anything else (a plugin's non-JSON
+    value in a tool input) is unstructured by the converter, as :func:`to_dict` does.
+
+    Raises:
+        TypeError: ``value`` has no JSON form.
+    """
+    write = _field_writers().get(type(value))
+    if write is not None:
+        return write(value)
+    plain = converter().unstructure(value)
+    if type(plain) is type(value):
+        msg = f"Object of type {type(value).__name__} is not JSON serializable"
+        raise TypeError(msg)
+    return plain
+
+
+@cache
+def _field_writers() -> dict[type, Callable[[Any], Any]]:
+    """For each type :func:`_json_ready` knows, the function that makes it JSON-ready."""
+    writers: dict[type, Callable[[Any], Any]] = {
+        datetime: _format_datetime,
+        MappingProxyType: dict,
+    }
+    for cls in MODEL_CLASSES:
+        writers[cls] = _fields_of(cls, OMITTED_WHEN_EMPTY.get(cls, ()))
+    return writers
+
+
+def _fields_of(cls: type, omitted_when_empty: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
+    """A function from an object of ``cls`` to the dict of its fields, as :func:`to_dict`'s are.
+
+    The values are left as they are: the encoder writes them, or hands them back to
+    :func:`_json_ready`.
+    """
+    names = tuple(attribute.name for attribute in attrs.fields(cls))
+    values = operator.attrgetter(*names)
+
+    def fields(obj: Any) -> dict[str, Any]:
+        written = dict(zip(names, values(obj), strict=True))
+        for name in omitted_when_empty:
+            if not written[name]:
+                del written[name]
+        return written
+
+    return fields
 
 
 def json_text(data: object, *, indent: int | None = None) -> str:
