@@ -23,6 +23,7 @@ from chatparse.errors import SkippedSourceWarning, SourceUnavailableError
 from chatparse.model import ParsedConversation
 from chatparse.testing import Case
 from robustness._support import (
+    ADAPTERS,
     case_home,
     cases_of,
     check_all,
@@ -254,40 +255,8 @@ def test_a_gigabyte_line_in_a_session_file_costs_bounded_memory() -> None:
 
 # --- the source tree itself ----------------------------------------------------------------------
 
-TREE_CASES: Final = (
-    "aider",
-    "amp",
-    "antigravity",
-    "claude-code",
-    "cline",
-    "codex",
-    "continue",
-    "copilot",
-    "copilot-cli",
-    "copilot-json",
-    "crush",
-    "cursor",
-    "cursor-cli",
-    "factory-droid",
-    "gemini-cli",
-    "goose",
-    "grok-build",
-    "hermes",
-    "kilo-code",
-    "kimi",
-    "kiro",
-    "mistral-vibe",
-    "oh-my-pi",
-    "openclaw",
-    "opencode",
-    "openhands",
-    "pi",
-    "qwen-code",
-    "roo-code",
-    "trae",
-    "windsurf",
-    "zed",
-)
+# Every adapter, and Copilot's JSON session files as a container of their own.
+TREE_CASES: Final = (*ADAPTERS, "copilot-json")
 
 
 def _is_store(path: Path) -> bool:

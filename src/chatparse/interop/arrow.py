@@ -111,10 +111,11 @@ class _Rows:
     """The four tables' rows while conversations are read: tuples in their schema's column order."""
 
     def __init__(self) -> None:
-        self.conversations: list[tuple[Any, ...]] = []
-        self.messages: list[tuple[Any, ...]] = []
-        self.tool_calls: list[tuple[Any, ...]] = []
-        self.usage: list[tuple[Any, ...]] = []
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in ARROW_SCHEMAS}
+        self.conversations = self.rows["conversations"]
+        self.messages = self.rows["messages"]
+        self.tool_calls = self.rows["tool_calls"]
+        self.usage = self.rows["usage"]
 
     def conversation(self, conversation: ParsedConversation, parent: str | None) -> None:
         source, conversation_id = conversation.source, conversation.id
@@ -198,7 +199,7 @@ class _Rows:
 
     def table(self, name: str) -> pa.Table:
         schema = ARROW_SCHEMAS[name]
-        rows: list[tuple[Any, ...]] = getattr(self, name)
+        rows = self.rows[name]
         columns = zip(*rows, strict=True) if rows else ([] for _ in schema)
         return pa.Table.from_arrays(
             [
