@@ -238,8 +238,8 @@ def fuzz(session: nox.Session) -> None:
     """The robustness tests with a large budget: ``nox -s fuzz -- 2000`` tries 2000 per adapter.
 
     With the budget set, the truncation tests try every byte-prefix of every JSON and JSON Lines
-    fixture (about 128,000) instead of a sample. Unlike CI, which runs these tests derandomized,
-    each run draws new examples from a seed it prints first and again on failure:
+    fixture (about 128,000) instead of a sample. Unlike ``nox -s tests``, which runs them
+    derandomized, each run draws new examples from a seed it prints first and again on failure:
     ``nox -s fuzz -- 2000 SEED`` draws the same ones again (each failure also prints the
     ``@reproduce_failure`` line that replays it alone).
     """

@@ -208,14 +208,24 @@ class _Blocks:
             self._continue_fence(raw, line, position)
             return
         self.fenced = None
+        deep_quote_marker = not all_matched and self._deep_quote_marker(line, position, matched)
         interrupting = all_matched and bool(self.paragraph)
         position, opened = self._open_containers(line, position, interrupting=interrupting)
         rest = line[position:]
         indent = len(rest) - len(rest.lstrip(" "))
         if not opened and not all_matched and self.paragraph and self._lazy(rest, indent):
-            # The unmatched containers stay open: a lazy line belongs to their paragraph.
-            self._add_paragraph_line(line, position + indent)
+            # The unmatched containers stay open: a lazy line belongs to their paragraph. A
+            # deep ">" is escaped: it renders the same, and markdown-it can no longer take it
+            # for the open quote's marker.
+            start = position + indent
+            if deep_quote_marker:
+                line = f"{line[:start]}\\{line[start:]}"
+            self._add_paragraph_line(line, start)
             return
+        if deep_quote_marker:
+            # Indented code by the spec, but markdown-it continues the open quote with it: a
+            # blank line ends the quote first for both, and changes nothing else.
+            self.out.append(line[:position].rstrip())
         if opened or not all_matched:
             self._end_paragraph()
             self.stack[matched:] = opened
@@ -251,6 +261,15 @@ class _Blocks:
                 return position, matched
             # A blank line continues a list item that has content.
         return position, len(self.stack)
+
+    def _deep_quote_marker(self, line: str, position: int, matched: int) -> bool:
+        """Whether an open quote failed to match only because its ``>`` is indented 4 or more.
+
+        CommonMark allows at most 3 spaces before a quote marker; markdown-it (and so every
+        renderer built on it) continues an open quote with a ``>`` at any indentation.
+        """
+        stripped = line[position:].lstrip(" ")
+        return self.stack[matched].quote and stripped.startswith(">")
 
     def _open_containers(
         self, line: str, position: int, *, interrupting: bool

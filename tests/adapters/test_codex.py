@@ -252,6 +252,35 @@ def test_ledger_takes_a_shrinking_total_as_a_restart() -> None:
     assert restart.input_tokens == 100
 
 
+def test_ledger_gives_no_growth_for_a_count_the_previous_total_lacked() -> None:
+    """A total missing its cached count (damage) does not make the next one's cache all new."""
+    ledger = TokenLedger()
+    damaged = totals(5000, 40)
+    del damaged["info"]["total_token_usage"]["cached_input_tokens"]
+    ledger.usage(damaged, THREAD, counted=True)
+    grown = totals(10400, 90)
+    grown["info"]["total_token_usage"]["cached_input_tokens"] = 6000
+    usage = ledger.usage(grown, THREAD, counted=True)
+    assert not isinstance(usage, str)
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (5400, None, 50)
+
+
+def test_ledger_drops_a_part_larger_than_its_whole_and_says_so() -> None:
+    """Cached input above input, or reasoning above output, is damage: not kept, and said."""
+    event = totals(100, 10)
+    counts = event["info"]["total_token_usage"]
+    counts |= {"cached_input_tokens": 500, "reasoning_output_tokens": 11}
+    ledger = TokenLedger()
+    usage = ledger.usage(event, THREAD, counted=True)
+    assert not isinstance(usage, str)
+    assert (usage.input_tokens, usage.cache_read_tokens) == (100, None)
+    assert (usage.output_tokens, usage.reasoning_tokens) == (10, None)
+    assert ledger.problems == [
+        "cached_input_tokens exceed input_tokens; not kept",
+        "reasoning_output_tokens exceed output_tokens; not kept",
+    ]
+
+
 def test_ledger_skips_rate_limit_only_events() -> None:
     """A token_count with ``info: null`` carries no usage."""
     reason = TokenLedger().usage({"type": "token_count", "info": None}, THREAD, counted=True)

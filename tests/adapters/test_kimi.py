@@ -86,3 +86,25 @@ def test_usage_outside_any_step_or_compaction_is_said_and_not_kept(tmp_path: Pat
     assert conversation.diagnostics.skipped == {"usage records outside any step or compaction": 1}
     assert all(message.usage is None for message in conversation.messages)
     assert any("outside any step" in warning for warning in conversation.diagnostics.warnings)
+
+
+def test_part_and_origin_kinds_that_are_not_strings_are_unknown(tmp_path: Path) -> None:
+    """A list where a part's or origin's kind belongs (damage) is an unknown kind, not a crash."""
+    folder = _code_session(tmp_path, "session_one", "hi")
+    damaged = {
+        "type": "context.append_message",
+        "message": {
+            "role": "user",
+            "content": [{"type": ["text"], "text": "lost"}, {"type": "text", "text": "kept"}],
+            "origin": {"kind": ["system_trigger"], "name": ["subagent"]},
+        },
+        "time": 1785751202000,
+    }
+    with (folder / "agents" / "main" / "wire.jsonl").open("a") as stream:
+        stream.write(json.dumps(damaged) + "\n")
+    adapter = KimiAdapter()
+    (meta,) = adapter.scan_path(folder)
+    conversation = adapter.parse(meta)
+    assert check_conversation(conversation) == []
+    assert conversation.diagnostics.balanced
+    assert [m.text for m in conversation.messages] == ["hi", "kept"]

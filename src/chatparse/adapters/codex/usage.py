@@ -26,6 +26,8 @@ _COUNT_FIELDS: Final = (
     "total_tokens",
 )
 _NO_COUNTS: Final = (None,) * len(_COUNT_FIELDS)
+# (part, whole) positions: cached input is part of input, reasoning part of output.
+_PARTS: Final = ((1, 0), (3, 2))
 
 
 def _counts(usage: object, problems: list[str]) -> Counts | None:
@@ -68,6 +70,7 @@ class TokenLedger:
         counts = self._growth(total) if total is not None else self._own(fields, payload)
         if isinstance(counts, str):
             return counts
+        counts = self._parts_within_wholes(counts)
         return new_usage(
             input_tokens=counts[0],
             cache_read_tokens=counts[1],
@@ -89,9 +92,21 @@ class TokenLedger:
         for n, p in zip(total, previous, strict=True):
             if n is not None and p is not None and n < p:
                 return total  # a count shrank: the total started again from zero
-            grown.append(None if n is None else n - (p or 0))
+            # A count the previous total lacked (a damaged event) has no known growth.
+            grown.append(None if n is None or p is None else n - p)
         grown[-1] = total[-1]
         return tuple(grown)
+
+    def _parts_within_wholes(self, counts: Counts) -> Counts:
+        """``counts`` without a cached or reasoning count larger than its whole (damage), said."""
+        kept = list(counts)
+        for part, whole in _PARTS:
+            if kept[part] is not None and kept[whole] is not None and kept[part] > kept[whole]:
+                self.problems.append(
+                    f"{_COUNT_FIELDS[part]} exceed {_COUNT_FIELDS[whole]}; not kept"
+                )
+                kept[part] = None
+        return tuple(kept)
 
     def _own(self, fields: Mapping[str, Any], payload: Mapping[str, Any]) -> Counts | str:
         """The response's own usage, from an event without a cumulative total."""

@@ -185,8 +185,9 @@ def _append_message(log: OpLog, record: dict[str, Any], line: Line) -> str | Non
     kind: MessageKind = "message" if role == "assistant" else "notice"
     if role == "user":
         origin = dig(message, "origin")
-        role, kind = _ORIGINS.get(dig(origin, "kind"), ("user", "notice"))
-        if dig(origin, "kind") == "system_trigger" and dig(origin, "name") in _TASKS:
+        origin_kind = as_text(dig(origin, "kind")) or ""
+        role, kind = _ORIGINS.get(origin_kind, ("user", "notice"))
+        if origin_kind == "system_trigger" and as_text(dig(origin, "name")) in _TASKS:
             kind = "message"
     draft = log.transcript.add(
         f"line-{line.line_no}",

@@ -71,7 +71,7 @@ class Parts:
 
     def add(self, part: object) -> None:
         """One part; a kind this reader does not know adds nothing."""
-        kind = dig(part, "type")
+        kind = as_text(dig(part, "type"))
         if kind == "text":
             text, images = strip_images(as_text(dig(part, "text")) or "")
             self.text.append(text)
