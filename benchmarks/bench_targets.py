@@ -74,6 +74,8 @@ INPUTS = (
     "redact",
     "export",
     "workers",
+    "export-workers",
+    "usage-workers",
     "pi-home",
     "claude-tree-peek",
     "opencode-db",
@@ -93,6 +95,8 @@ SOURCE_OF = {
     "redact": "claude-code",
     "export": "claude-code",
     "workers": "claude-code",
+    "export-workers": "claude-code",
+    "usage-workers": "claude-code",
     "pi-home": "pi",
     "claude-tree-peek": "claude-code",
     "opencode-db": "opencode",
@@ -106,6 +110,8 @@ GENERATED_AS = {
     "redact": "claude-code",
     "export": "claude-home",
     "workers": "claude-home",
+    "export-workers": "claude-home",
+    "usage-workers": "claude-home",
     "claude-tree-peek": "claude-tree",
     "stream": "claude-code-huge",
 }
@@ -127,6 +133,8 @@ DESCRIPTION = {
     "redact": "redact, Claude Code session",
     "export": "export --format jsonl (first run), 2,000 sessions + 3 large",
     "workers": "workers=2, 2,000 sessions + 3 large",
+    "export-workers": "export --workers 2 (rendered in the workers) vs one process, same home",
+    "usage-workers": "usage --workers 2 (usage kept in the workers) vs one process, same home",
     "pi-home": "Pi home (JSONL tree), parse",
     "claude-tree-peek": "Claude projects tree, scan(peek=True)",
     "opencode-db": "OpenCode opencode.db, parse",
@@ -156,6 +164,8 @@ TARGETS: dict[str, tuple[str, float]] = {
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
+    "export-workers": (">= 1.8x one process (wall)", 1.8),
+    "usage-workers": (">= 1.8x one process (wall)", 1.8),
 }
 """Rows whose ratio is floor / ours in wall time: a speed-up, with the least it must reach."""
 PEER_TARGET = (">= 5x claude-code-log", 5.0)
@@ -354,9 +364,47 @@ def _export_step(conversations: Iterator[Any]) -> None:
     try:
         with _export.exporting(out, "jsonl", None) as export:
             for conversation in conversations:
-                export.add(conversation.meta, conversation, conversation.parser_version)
+                rendered = _export.render("jsonl", None, conversation)
+                export.add(conversation.meta, rendered, conversation.parser_version)
     finally:
         shutil.rmtree(out)
+
+
+def _command(home: Path, source: str, command: list[str], role: str) -> Callable[[], int]:
+    """``chatparse COMMAND --source SOURCE`` on ``home``: the number of lines it printed.
+
+    The floor runs it in one process, ours with ``--workers 2``.
+    """
+    import contextlib  # noqa: PLC0415 -- see _host
+    import io  # noqa: PLC0415 -- see _host
+
+    from chatparse import cli  # noqa: PLC0415 -- see _host
+
+    workers = [] if role == "floor" else ["--workers", "2"]
+
+    def run() -> int:
+        out = Path(tempfile.mkdtemp(prefix="chatparse-bench-command-"))
+        argv = [a.replace("{out}", str(out)) for a in command]
+        printed = io.StringIO()
+        try:
+            base = ["--home", str(home), "--platform", "linux"]
+            with contextlib.redirect_stdout(printed):
+                code = cli.main([*base, *argv, "--source", source, *workers])
+        finally:
+            shutil.rmtree(out)
+        if code != 0:
+            msg = f"chatparse {' '.join(argv)} exited {code}"
+            raise RuntimeError(msg)
+        return len(printed.getvalue().splitlines())
+
+    return run
+
+
+_COMMANDS: dict[str, list[str]] = {
+    "export-workers": ["export", "--out", "{out}", "--format", "jsonl", "--json"],
+    "usage-workers": ["usage", "--by", "day", "--json"],
+}
+"""Rows that time a command of the command line, one process against ``--workers 2``."""
 
 
 def _usage_step(conversations: Iterator[Any]) -> None:
@@ -470,6 +518,9 @@ def _prepare(name: str, role: str, home: Path, info: dict[str, Any]) -> Callable
     """Import what the measurement needs and return the call to time."""
     if role == "peer":
         return _prepare_peer(name, info)
+    if name in _COMMANDS:
+        _preload(SOURCE_OF[name])
+        return _command(home, SOURCE_OF[name], _COMMANDS[name], role)
     if role == "floor" and name not in FLOOR_IS_PARSE:
         return _prepare_floor(name, info)
     source = SOURCE_OF[name]

@@ -13,8 +13,8 @@ import attrs
 import pytest
 
 import chatparse
-from chatparse import Host, UsageRow, cli
-from chatparse.usage import UNKNOWN_KEY
+from chatparse import Host, UsageRow, _cli_usage, cli
+from chatparse.usage import REPORT_BY, UNKNOWN_KEY
 
 DEMO_HOME = Path(chatparse.__file__).parent / "_demo" / "home"
 
@@ -169,22 +169,36 @@ def test_export_usage_errors(
     assert message in capsys.readouterr().err
 
 
+def written(folder: Path) -> dict[Path, bytes]:
+    """Every file an export wrote, by its path in the folder (the state file left out)."""
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "markdown"])
 def test_export_with_workers_writes_the_same_files(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
 ) -> None:
+    """Rendered in the workers, written here: the same bytes as one process writes."""
     for name, extra in (("one", []), ("two", ["--workers", "2"])):
         code, _out, _err = call(
-            capsys, "--demo", "export", "--out", str(tmp_path / name), "--format", "json", *extra
+            capsys, "--demo", "export", "--out", str(tmp_path / name), "--format", fmt, *extra
         )
         assert code == 0
-    one = {
-        p.relative_to(tmp_path / "one"): p.read_bytes() for p in (tmp_path / "one").rglob("*.json")
-    }
-    two = {
-        p.relative_to(tmp_path / "two"): p.read_bytes() for p in (tmp_path / "two").rglob("*.json")
-    }
-    assert one == two
+    one = written(tmp_path / "one")
     assert one
+    assert written(tmp_path / "two") == one
+
+
+def test_usage_only_keeps_every_report_the_same() -> None:
+    """What a usage worker sends back gives the same rows, by every grouping, as the whole."""
+    host = Host(home=DEMO_HOME, env={}, platform="linux")
+    conversations = list(chatparse.iter_conversations(host))
+    reduced = [_cli_usage.usage_only(conversation) for conversation in conversations]
+    assert sum(len(c.messages) for c in reduced) < sum(len(c.messages) for c in conversations)
+    for by in REPORT_BY:
+        rows = chatparse.usage_report(conversations, by=by)
+        assert rows
+        assert chatparse.usage_report(reduced, by=by) == rows, by
 
 
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
@@ -233,6 +247,20 @@ def test_export_redact_and_back_rewrites(
     assert TOKEN not in exported_text()
     call(capsys, *base)
     assert TOKEN in exported_text()
+
+
+def test_export_redacts_in_the_workers(
+    capsys: pytest.CaptureFixture[str], secret_home: Path, tmp_path: Path
+) -> None:
+    """With --workers, each worker redacts before it renders: no secret reaches the parent."""
+    base = ["--home", str(secret_home), "--platform", "linux", "export", "--format", "jsonl"]
+    for name, extra in (("one", []), ("two", ["--workers", "2"])):
+        code, _out, _err = call(capsys, *base, "--out", str(tmp_path / name), "--redact", *extra)
+        assert code == 0
+    one = written(tmp_path / "one")
+    assert b"Running both with [REDACTED:" in b"".join(one.values())
+    assert TOKEN.encode() not in b"".join(one.values())
+    assert written(tmp_path / "two") == one
 
 
 def test_an_unknown_redactor_is_a_usage_error(

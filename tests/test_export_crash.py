@@ -367,7 +367,7 @@ def test_a_line_cut_short_in_the_scratch_file_never_reaches_the_output(
     metas = list(chatparse.scan(host))
     export = _export.open_export(tmp_path / "out", "jsonl", None)
     for meta in metas[:2]:
-        export.add(meta, chatparse.parse(meta), "1")
+        export.add(meta, _export.render("jsonl", None, chatparse.parse(meta)), "1")
     assert isinstance(export, _export._LinesExport)
     assert export.scratch is not None
     export.scratch.write(b'{"schema_version": 1, "source": "no')  # as an interrupted add leaves

@@ -7,6 +7,7 @@ the platform's default.
 
 from __future__ import annotations
 
+import operator
 import os
 import shutil
 import signal
@@ -17,12 +18,14 @@ import time
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import chatparse
-from chatparse import Host, ParsedConversation, ParseWarning, SkippedSourceWarning, registry
+from chatparse import Host, ParsedConversation, ParseWarning, SkippedSourceWarning, _api, registry
 from chatparse import _workers as workers_module
+from chatparse._batch import Failure
 
 from conftest import MakeDist
 
@@ -151,13 +154,37 @@ def test_a_dead_worker_loses_only_its_conversation(crashy: Path) -> None:
     assert ids == [f"ok{n:02d}" for n in range(40)]
 
 
+@pytest.mark.usefixtures("start_method")
+def test_work_done_in_the_workers_sends_back_only_its_result(crashy: Path) -> None:
+    """each_conversation(then, workers=2): then's results, in the one-process order."""
+    host = Host(home=crashy, env={}, platform="linux")
+    keys = list(_api.each_conversation(operator.attrgetter("source", "id"), host, workers=2))
+    assert keys == [(c.source, c.id) for c in parse_all(crashy)]
+
+
+def test_work_that_fails_in_a_worker_fails_its_conversation_only(crashy: Path) -> None:
+    """An exception in ``then`` is that conversation's failure, as a parse error would be."""
+    host = Host(home=crashy, env={}, platform="linux")
+    write(crashy, "boom", "boom")
+    metas = [meta for meta in chatparse.scan(host) if meta.source == "crashy"]
+    # A conversation is not subscriptable: this then raises TypeError in the worker, every time.
+    fails: Any = operator.itemgetter("id")
+    results = list(workers_module.results_in_workers(metas, 2, fails))
+    assert len(results) == len(metas) == 41
+    assert all(isinstance(result, Failure) for result in results)
+    errors = sorted(
+        {result.error.split(":")[0] for result in results if isinstance(result, Failure)}
+    )
+    assert errors == ["TypeError", "ValueError"]  # then's own, and the parse's of "boom"
+
+
 def test_workers_zero_means_every_core(crashy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
     real = workers_module._Pool.__init__
 
-    def spy(self: object, workers: int) -> None:
+    def spy(self: object, workers: int, then: object) -> None:
         sizes.append(workers)
-        real(self, workers)  # type: ignore[arg-type]
+        real(self, workers, then)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workers_module._Pool, "__init__", spy)
     assert parse_all(crashy, workers=0) == parse_all(crashy)

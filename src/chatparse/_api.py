@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
 from attrs import frozen
 
@@ -38,6 +38,8 @@ __all__ = [
     "parse_path_advising",
     "scan",
 ]
+
+_T = TypeVar("_T")
 
 
 def _names(sources: Iterable[str] | str | None) -> list[str] | None:
@@ -161,21 +163,43 @@ def iter_conversations(
     .. versionchanged:: 0.2
        ``workers``.
     """
+    yield from each_conversation(_itself, host, sources=sources, errors=errors, workers=workers)
+
+
+def _itself(conversation: ParsedConversation) -> ParsedConversation:
+    return conversation
+
+
+def each_conversation(
+    then: Callable[[ParsedConversation], _T],
+    host: Host | None = None,
+    *,
+    sources: Iterable[str] | str | None = None,
+    errors: Literal["warn", "raise"] = "warn",
+    workers: int | None = None,
+) -> Iterator[_T]:
+    """:func:`iter_conversations`, with ``then`` applied to each conversation where it is parsed.
+
+    With ``workers``, ``then`` runs in the worker, so only its result is sent back (it must
+    pickle: a module-level function or a :func:`functools.partial` of one); an exception it
+    raises there fails that conversation as a failed parse does.
+    """
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
         raise ValueError(msg)
     count = worker_count(workers)
     found = list(_detect_with(host or Host(), sources))
     if count == 1:
-        yield from _parse_here(found, errors)
+        yield from map(then, _parse_here(found, errors))
         return
     from chatparse._workers import parse_in_workers  # noqa: PLC0415 -- only workers= pays for it
 
     registered = {spec.name for spec in adapter_specs() if spec.origin == "registered"}
     elsewhere = [info for info in found if info.source not in registered]
     metas = (meta for info in elsewhere for meta in get_adapter(info.source).scan(info))
-    yield from parse_in_workers(metas, count, errors=errors)
-    yield from _parse_here([info for info in found if info.source in registered], errors)
+    yield from parse_in_workers(metas, count, errors=errors, then=then)
+    here = [info for info in found if info.source in registered]
+    yield from map(then, _parse_here(here, errors))
 
 
 def worker_count(workers: int | None) -> int:

@@ -25,6 +25,7 @@ from chatparse.registry import get_adapter
 __all__ = [
     "Failure",
     "batch_parse_function",
+    "describe",
     "iter_parse_results",
     "parse_batch",
     "try_parse_batch",
@@ -69,7 +70,7 @@ def iter_parse_results(
         try:
             adapter = get_adapter(source)
         except Exception as exc:  # noqa: BLE001 -- a broken plugin fails its conversations only
-            yield from ((meta, Failure(meta, _describe(exc), exc)) for meta in group)
+            yield from ((meta, Failure(meta, describe(exc), exc)) for meta in group)
             continue
         with batch_parse_function(adapter) as parse_one:
             for meta in group:
@@ -77,7 +78,7 @@ def iter_parse_results(
                     with pacing():
                         result: ParsedConversation | Failure = parse_one(meta)
                 except Exception as exc:  # noqa: BLE001 -- reported for its conversation
-                    result = Failure(meta, _describe(exc), exc)
+                    result = Failure(meta, describe(exc), exc)
                 yield meta, result
 
 
@@ -97,5 +98,6 @@ def parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation]:
     return conversations
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
+    """An exception as a failure's text: its type and message."""
     return f"{type(exc).__name__}: {exc}"

@@ -1,7 +1,8 @@
 """``chatparse usage``: token usage across every conversation, grouped, as a table or JSON lines.
 
 The command around :func:`chatparse.usage_report`: it parses the home (in ``--workers``
-processes when asked), groups by ``--by``, and prints one row per group. Costs appear only with
+processes when asked, each sending back only what the report reads: :func:`usage_only`), groups
+by ``--by``, and prints one row per group. Costs appear only with
 ``--prices FILE``; models the file has no price for are named on stderr, never priced at zero.
 """
 
@@ -16,10 +17,11 @@ from attrs import asdict
 
 from chatparse import _api
 from chatparse.host import Host
+from chatparse.model import Message, ParsedConversation
 from chatparse.prices import PriceTable
 from chatparse.usage import REPORT_BY, UNKNOWN_KEY, UsageRow, usage_report
 
-__all__ = ["add_arguments", "processes", "run"]
+__all__ = ["add_arguments", "processes", "run", "usage_only"]
 
 _COLUMNS = (
     ("input", "input_tokens"),
@@ -61,7 +63,9 @@ def run(args: argparse.Namespace, host: Host, out: TextIO, err: TextIO) -> int:
     """Print the report (a table, or with ``--json`` one JSON object per row)."""
     prices = PriceTable.from_litellm(args.prices) if args.prices else None
     zone: tzinfo | None = UTC if args.utc else None
-    conversations = _api.iter_conversations(host, sources=args.source, workers=args.workers)
+    conversations = _api.each_conversation(
+        usage_only, host, sources=args.source, workers=args.workers
+    )
     rows = usage_report(
         conversations, by=args.by, tz=zone, since=args.since, until=args.until, prices=prices
     )
@@ -72,6 +76,34 @@ def run(args: argparse.Namespace, host: Host, out: TextIO, err: TextIO) -> int:
     if prices is not None:
         _name_unpriced(rows, args.by, err)
     return 0
+
+
+def usage_only(conversation: ParsedConversation) -> ParsedConversation:
+    """The conversation with only what :func:`~chatparse.usage_report` reads, sub-agents included.
+
+    Its source, id and project, and of each message with a counted usage its id, role, time,
+    model and usage: the same report, from a small fraction of the conversation, so that a
+    worker process sends back little.
+    """
+    return ParsedConversation(
+        source=conversation.source,
+        id=conversation.id,
+        meta=conversation.meta,
+        parser_version=conversation.parser_version,
+        project_path=conversation.project_path,
+        messages=tuple(
+            Message(
+                id=message.id,
+                role=message.role,
+                timestamp=message.timestamp,
+                model=message.model,
+                usage=message.usage,
+            )
+            for message in conversation.messages
+            if message.usage is not None and message.usage.counted
+        ),
+        subagents=tuple(usage_only(subagent) for subagent in conversation.subagents),
+    )
 
 
 def processes(text: str) -> int:

@@ -23,12 +23,17 @@ without a state that matches, the lines of ``conversations.jsonl`` are read to f
 conversations it holds and as what (duplicates and torn lines left by other writers are dropped
 on the next rewrite).
 
+What a file holds for one conversation is made by :func:`render` (redacted first when asked),
+apart from the writing, so that ``export --workers`` renders in the worker processes and sends
+back only the bytes to write.
+
 One export at a time may write to a folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -37,7 +42,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any, Final, Literal, Protocol
+from typing import IO, TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from attrs import define, field, frozen
 
@@ -46,14 +51,19 @@ from chatparse.decoders.jsonl import Line, iter_lines
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.serialize import json_bytes
 
+if TYPE_CHECKING:
+    from chatparse.redaction import Redactor
+
 __all__ = [
     "FORMATS",
     "JSONL_FILE",
     "Export",
+    "Rendered",
     "StateFileError",
     "exporting",
     "file_name",
     "open_export",
+    "render",
 ]
 
 Format = Literal["jsonl", "json", "markdown", "atif", "openai"]
@@ -115,6 +125,37 @@ def _key(meta: ConversationMeta | ParsedConversation) -> Key:
     return (meta.source, meta.id)
 
 
+@frozen
+class Rendered:
+    """One conversation as its export format writes it."""
+
+    source: str
+    id: str
+    body: bytes
+    """The file's bytes; for ``jsonl``, the conversation's line, newline included."""
+
+
+def render(fmt: Format, redactor: str | None, conversation: ParsedConversation) -> Rendered:
+    """``conversation`` as ``fmt`` writes it, redacted by the named redactor first if one is given.
+
+    A module-level function of plain arguments, so that a :func:`functools.partial` of it pickles
+    and runs in a worker process.
+    """
+    if redactor is not None:
+        from chatparse.redaction import redact  # noqa: PLC0415 -- --redact only
+
+        conversation = redact(conversation, _redactor(redactor))
+    return Rendered(conversation.source, conversation.id, _BODIES[fmt](conversation))
+
+
+@functools.lru_cache(maxsize=8)
+def _redactor(name: str) -> Redactor:
+    """One redactor per name and process: building one (compiling its rules) is not free."""
+    from chatparse.redaction import get_redactor  # noqa: PLC0415 -- --redact only
+
+    return get_redactor(name)
+
+
 class Export(Protocol):
     """An export in progress: what is already there, and a way to add to it."""
 
@@ -122,8 +163,8 @@ class Export(Protocol):
         """Whether the output holds this conversation as it is now."""
         ...
 
-    def add(self, meta: ConversationMeta, conversation: ParsedConversation, version: str) -> None:
-        """Put one conversation into the export (for ``jsonl``, once :meth:`commit` runs)."""
+    def add(self, meta: ConversationMeta, rendered: Rendered, version: str) -> None:
+        """Put one rendered conversation into the export (``jsonl``: once :meth:`commit` runs)."""
         ...
 
     def commit(self) -> None:
@@ -315,13 +356,11 @@ class _FileExport:
             and (self.out / entry.file).is_file()
         )
 
-    def add(self, meta: ConversationMeta, conversation: ParsedConversation, version: str) -> None:
-        suffix, render = _RENDERERS[self.format]
-        relative = Path(conversation.source) / file_name(
-            conversation.source, conversation.id, suffix
+    def add(self, meta: ConversationMeta, rendered: Rendered, version: str) -> None:
+        relative = Path(rendered.source) / file_name(
+            rendered.source, rendered.id, _SUFFIXES[self.format]
         )
-        body = render(conversation)
-        _replace(self.out / relative, lambda out: out.write(body))
+        _replace(self.out / relative, lambda out: out.write(rendered.body))
         if self.state is not None:
             self.state.entries[_key(meta)] = Entry(
                 meta.fingerprint, version, file=relative.as_posix()
@@ -350,13 +389,21 @@ def _openai(conversation: ParsedConversation) -> bytes:
     return (json.dumps(messages, ensure_ascii=False, indent=2) + "\n").encode()
 
 
-_RENDERERS: Final[dict[Format, tuple[str, Callable[[ParsedConversation], bytes]]]] = {
-    "json": (".json", lambda conversation: json_bytes(conversation, indent=2) + b"\n"),
-    "markdown": (".md", lambda conversation: _markdown.render(conversation).encode()),
-    "atif": (".atif.json", _atif),
-    "openai": (".openai.json", _openai),
+_BODIES: Final[dict[Format, Callable[[ParsedConversation], bytes]]] = {
+    "jsonl": lambda conversation: json_bytes(conversation) + b"\n",
+    "json": lambda conversation: json_bytes(conversation, indent=2) + b"\n",
+    "markdown": lambda conversation: _markdown.render(conversation).encode(),
+    "atif": _atif,
+    "openai": _openai,
 }
-"""Each format's file name suffix, and what its file holds for one conversation."""
+"""What each format writes for one conversation."""
+_SUFFIXES: Final[dict[Format, str]] = {
+    "json": ".json",
+    "markdown": ".md",
+    "atif": ".atif.json",
+    "openai": ".openai.json",
+}
+"""The file name suffix of each format written one file per conversation."""
 
 
 # --- jsonl: one line per conversation in one file ------------------------------------------
@@ -433,11 +480,11 @@ class _LinesExport:
         entry = self.index.get(_key(meta))
         return entry is not None and entry.matches(meta, parser_version)
 
-    def add(self, meta: ConversationMeta, conversation: ParsedConversation, version: str) -> None:
+    def add(self, meta: ConversationMeta, rendered: Rendered, version: str) -> None:
         if self.scratch is None:
             self.out.mkdir(parents=True, exist_ok=True)
             self.scratch = _temporary(self.out / "scratch").open("w+b")
-        line = json_bytes(conversation) + b"\n"
+        line = rendered.body
         offset = self.scratch.tell()
         self.scratch.write(line)
         # Recorded only once written: a line cut short by an interruption is never used.

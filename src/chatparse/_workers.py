@@ -18,6 +18,11 @@ What one process does, this does too:
   and the one that kills its worker again is reported as failed;
 * Ctrl-C, or closing the iterator early, cancels what is queued and stops every worker.
 
+What is done with each conversation can be done in the worker too (``then``): the command
+line's ``export --workers`` renders there and ``usage --workers`` keeps only the usage, so what
+comes back is a fraction of the conversation and costs a fraction to send (see
+``docs/scale-out.md``).
+
 Adapters come to the workers through the registry (built-ins and entry points), which works
 under every start method (``spawn`` is the default on macOS and Windows). An adapter registered
 at run time with :func:`chatparse.register_adapter` exists in this process only: its
@@ -30,14 +35,14 @@ import multiprocessing
 import pickle
 import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import Failure, try_parse_batch
+from chatparse._batch import Failure, describe, try_parse_batch
 from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
 
@@ -45,6 +50,7 @@ __all__ = [
     "BATCH_BYTES",
     "BATCH_CONVERSATIONS",
     "START_METHOD",
+    "apply",
     "batches",
     "parse_in_workers",
     "results_in_workers",
@@ -71,26 +77,46 @@ class _Warning:
     message: str
 
 
+_T = TypeVar("_T")
+
+
 @frozen
-class _Outcome:
+class _Outcome(Generic[_T]):
     """What a worker sends back for one batch: results in meta order, and its warnings."""
 
-    results: tuple[ParsedConversation | Failure, ...]
+    results: tuple[_T | Failure, ...]
     warnings: tuple[_Warning, ...]
 
 
-def _work(metas: Sequence[ConversationMeta]) -> _Outcome:
-    """Run in the worker: parse a batch, keeping the warnings raised on the way."""
+def _work(
+    metas: Sequence[ConversationMeta], then: Callable[[ParsedConversation], _T]
+) -> _Outcome[_T]:
+    """Run in the worker: parse a batch and apply ``then``, keeping the warnings raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = try_parse_batch(metas)
+        results = [
+            result if isinstance(result, Failure) else apply(then, meta, result)
+            for meta, result in zip(metas, try_parse_batch(metas), strict=True)
+        ]
     return _Outcome(
         tuple(_picklable(result) for result in results),
         tuple(_Warning(w.category, str(w.message)) for w in caught),
     )
 
 
-def _picklable(result: ParsedConversation | Failure) -> ParsedConversation | Failure:
+def apply(
+    then: Callable[[ParsedConversation], _T],
+    meta: ConversationMeta,
+    conversation: ParsedConversation,
+) -> _T | Failure:
+    """``then(conversation)``, or the :class:`Failure` of ``meta`` it raised."""
+    try:
+        return then(conversation)
+    except Exception as exc:  # noqa: BLE001 -- reported for its conversation, as a parse error
+        return Failure(meta, describe(exc), exc)
+
+
+def _picklable(result: _T | Failure) -> _T | Failure:
     if isinstance(result, Failure) and result.exception is not None:
         try:
             pickle.dumps(result.exception)
@@ -121,10 +147,14 @@ def batches(metas: Iterable[ConversationMeta]) -> Iterator[list[ConversationMeta
 
 
 def parse_in_workers(
-    metas: Iterable[ConversationMeta], workers: int, *, errors: str
-) -> Iterator[ParsedConversation]:
-    """The conversations of ``metas``, parsed by ``workers`` processes, in ``metas``' order."""
-    for result in results_in_workers(metas, workers):
+    metas: Iterable[ConversationMeta],
+    workers: int,
+    *,
+    errors: str,
+    then: Callable[[ParsedConversation], _T],
+) -> Iterator[_T]:
+    """``then`` of the conversations of ``metas``, parsed by ``workers`` processes, in order."""
+    for result in results_in_workers(metas, workers, then):
         if isinstance(result, Failure):
             _fail(result, errors)
         else:
@@ -132,13 +162,17 @@ def parse_in_workers(
 
 
 def results_in_workers(
-    metas: Iterable[ConversationMeta], workers: int
-) -> Iterator[ParsedConversation | Failure]:
-    """Each meta's conversation, or a :class:`Failure` in its place, in ``metas``' order.
+    metas: Iterable[ConversationMeta],
+    workers: int,
+    then: Callable[[ParsedConversation], _T],
+) -> Iterator[_T | Failure]:
+    """``then`` of each meta's conversation, or a :class:`Failure` in its place, in order.
 
+    ``then`` runs in the worker (it must pickle: a module-level function, or a
+    :func:`functools.partial` of one); an exception it raises fails that conversation only.
     Warnings raised in the workers are raised again here, as each batch comes back.
     """
-    pool = _Pool(workers)
+    pool: _Pool[_T] = _Pool(workers, then)
     finished = False
     try:
         for outcome in pool.outcomes(batches(metas)):
@@ -156,11 +190,12 @@ def _fail(failure: Failure, errors: str) -> None:
     warnings.warn(failure.warning(), ParseWarning, stacklevel=4)
 
 
-class _Pool:
+class _Pool(Generic[_T]):
     """A process pool that survives a worker's death, losing only that worker's conversation."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, then: Callable[[ParsedConversation], _T]) -> None:
         self.workers = workers
+        self.then = then
         self.executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor:
@@ -170,15 +205,15 @@ class _Pool:
         context = multiprocessing.get_context(method)
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
-    def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome]:
+    def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome[_T]]:
         """One outcome per batch of ``work``, in order, with a bounded number in flight."""
-        in_flight: deque[tuple[list[ConversationMeta], Future[_Outcome]]] = deque()
+        in_flight: deque[tuple[list[ConversationMeta], Future[_Outcome[_T]]]] = deque()
         limit = self.workers * _IN_FLIGHT_PER_WORKER
         pending = iter(work)
         while True:
             while len(in_flight) < limit and (batch := next(pending, None)) is not None:
                 try:
-                    in_flight.append((batch, self.executor.submit(_work, batch)))
+                    in_flight.append((batch, self.executor.submit(_work, batch, self.then)))
                 except BrokenProcessPool:  # a worker died before its batch's result was asked
                     yield from self._after_a_crash([*(b for b, _f in in_flight), batch])
                     in_flight.clear()
@@ -191,7 +226,7 @@ class _Pool:
                 yield from self._after_a_crash([batch, *(b for b, _f in in_flight)])
                 in_flight.clear()
 
-    def _after_a_crash(self, suspects: list[list[ConversationMeta]]) -> Iterator[_Outcome]:
+    def _after_a_crash(self, suspects: list[list[ConversationMeta]]) -> Iterator[_Outcome[_T]]:
         """Parse again the batches a dead worker took down with it.
 
         Each batch is tried whole in a fresh pool; one that breaks it again is parsed one
@@ -200,14 +235,14 @@ class _Pool:
         for batch in suspects:
             self._replace_executor()
             try:
-                yield self.executor.submit(_work, batch).result()
+                yield self.executor.submit(_work, batch, self.then).result()
                 continue
             except BrokenProcessPool:
                 pass
             for meta in batch:
                 self._replace_executor()
                 try:
-                    yield self.executor.submit(_work, [meta]).result()
+                    yield self.executor.submit(_work, [meta], self.then).result()
                 except BrokenProcessPool:
                     yield _Outcome((Failure(meta, "its worker process died"),), ())
         self._replace_executor()

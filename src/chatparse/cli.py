@@ -10,6 +10,7 @@ traceback. ``docs/cli.md`` is the reference.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import signal
@@ -20,7 +21,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from attrs import define, field
 
@@ -31,6 +32,8 @@ from chatparse.host import PLATFORMS, Host
 from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.registry import AdapterSpec, adapter_names, adapter_specs, get_adapter
 from chatparse.serialize import json_text, to_dict, to_json
+
+_T = TypeVar("_T")
 
 __all__ = ["main"]
 
@@ -283,16 +286,30 @@ def _redaction_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _redaction(args: argparse.Namespace) -> Callable[[ParsedConversation], ParsedConversation]:
-    """What to do to each conversation before it is written: redact it, or nothing."""
+def _redactor_name(args: argparse.Namespace) -> str | None:
+    """The redactor to pass each conversation through before it is written, if any.
+
+    Loaded once here, so that a name no redactor has is a usage error before any work.
+    """
     wanted = args.redact
     if wanted is None:  # on by default only where text leaves the machine
         wanted = getattr(args, "format", None) == "otel" and getattr(args, "content", False)
     if not wanted:
+        return None
+    from chatparse.redaction import get_redactor  # noqa: PLC0415 -- only --redact pays
+
+    get_redactor(args.redactor)
+    return str(args.redactor)
+
+
+def _redaction(args: argparse.Namespace) -> Callable[[ParsedConversation], ParsedConversation]:
+    """What to do to each conversation before it is written: redact it, or nothing."""
+    name = _redactor_name(args)
+    if name is None:
         return lambda conversation: conversation
     from chatparse.redaction import get_redactor, redact  # noqa: PLC0415 -- only --redact pays
 
-    redactor = get_redactor(args.redactor)
+    redactor = get_redactor(name)
     return lambda conversation: redact(conversation, redactor)
 
 
@@ -520,7 +537,9 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from chatparse import _export as exports  # noqa: PLC0415 -- only this command pays for it
 
     metas = list(_api.scan(_host(args), sources=args.source))
-    redacting = _redaction(args)
+    # Rendered (and redacted) where the conversation is parsed: with --workers, in the worker,
+    # which then sends back only the bytes to write.
+    render = functools.partial(exports.render, args.format, _redactor_name(args))
     # A conversation exported redacted is not "unchanged" for an export that is not (and back).
     mark = f"+redacted:{args.redactor}" if args.redact else ""
     versions = {name: get_adapter(name).parser_version + mark for name in {m.source for m in metas}}
@@ -531,12 +550,12 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             todo = [meta for meta in metas if not export.unchanged(meta, versions[meta.source])]
             summary["unchanged"] = len(metas) - len(todo)
             progress.total = len(todo)
-            for meta, result in _parsed(todo, args.workers):
+            for meta, result in _parsed(todo, args.workers, render):
                 if isinstance(result, Exception):
                     summary["failed"] += 1
                     err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {result}\n")
                 else:
-                    export.add(meta, redacting(result), versions[meta.source])
+                    export.add(meta, result, versions[meta.source])
                     summary["exported"] += 1
                 progress.step()
     except exports.StateFileError as exc:
@@ -559,17 +578,25 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _parsed(
-    metas: list[ConversationMeta], workers: int | None
-) -> Iterator[tuple[ConversationMeta, ParsedConversation | Exception]]:
-    """Each meta with its conversation, or what stopped its parse; here or in ``workers``."""
-    from chatparse._batch import Failure, iter_parse_results  # noqa: PLC0415 -- export only
+    metas: list[ConversationMeta], workers: int | None, then: Callable[[ParsedConversation], _T]
+) -> Iterator[tuple[ConversationMeta, _T | Exception]]:
+    """Each meta with ``then`` of its conversation, or what stopped it; here or in ``workers``.
 
+    ``then`` runs where the parse ran, so that a worker sends back only its result.
+    """
+    from chatparse._batch import Failure, iter_parse_results  # noqa: PLC0415 -- export only
+    from chatparse._workers import apply  # noqa: PLC0415 -- as above
+
+    pairs: Iterable[tuple[ConversationMeta, _T | Failure]]
     if workers is None or workers == 1:
-        pairs = iter_parse_results(metas)
+        pairs = (
+            (meta, result if isinstance(result, Failure) else apply(then, meta, result))
+            for meta, result in iter_parse_results(metas)
+        )
     else:
         from chatparse._workers import results_in_workers  # noqa: PLC0415 -- --workers only
 
-        results = results_in_workers(metas, _api.worker_count(workers))
+        results = results_in_workers(metas, _api.worker_count(workers), then)
         pairs = zip(metas, results, strict=True)
     for meta, result in pairs:
         yield meta, (RuntimeError(result.error) if isinstance(result, Failure) else result)

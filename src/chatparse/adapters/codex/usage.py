@@ -101,7 +101,8 @@ class TokenLedger:
         """``counts`` without a cached or reasoning count larger than its whole (damage), said."""
         kept = list(counts)
         for part, whole in _PARTS:
-            if kept[part] is not None and kept[whole] is not None and kept[part] > kept[whole]:
+            part_count, whole_count = kept[part], kept[whole]
+            if part_count is not None and whole_count is not None and part_count > whole_count:
                 self.problems.append(
                     f"{_COUNT_FIELDS[part]} exceed {_COUNT_FIELDS[whole]}; not kept"
                 )
