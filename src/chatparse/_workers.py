@@ -42,7 +42,7 @@ from typing import Final, Generic, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import Failure, describe, try_parse_batch
+from chatparse._batch import Failure, describe, iter_parse_results
 from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
 
@@ -94,9 +94,10 @@ def _work(
     """Run in the worker: parse a batch and apply ``then``, keeping the warnings raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # One conversation at a time: each is dropped once ``then`` has made its result.
         results = [
             result if isinstance(result, Failure) else apply(then, meta, result)
-            for meta, result in zip(metas, try_parse_batch(metas), strict=True)
+            for meta, result in iter_parse_results(metas)
         ]
     return _Outcome(
         tuple(_picklable(result) for result in results),
