@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import chatparse
-from chatparse import registry
+from chatparse import _api, registry
 from chatparse._collector import YOUNG_THRESHOLD_WHILE_PARSING
 from chatparse.errors import (
     AdapterNotFoundError,
@@ -79,6 +79,34 @@ def test_iter_conversations_skips_failures_with_warning(notes_home: chatparse.Ho
     with pytest.warns(ParseWarning, match=r"notes conversation boom \(.*boom.txt\)"):
         ids = [c.id for c in chatparse.iter_conversations(notes_home, sources=["notes"])]
     assert ids == ["a", "b"]
+
+
+def test_a_skipped_conversation_is_reported_at_the_callers_line(
+    notes_home: chatparse.Host,
+) -> None:
+    """The ParseWarning points at the loop that asked, not at chatparse's own code."""
+    (notes_home.home / ".notes" / "boom.txt").write_text("x\n", encoding="utf-8")
+    with pytest.warns(ParseWarning) as caught:
+        for _conversation in chatparse.iter_conversations(notes_home, sources=["notes"]):
+            pass
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
+
+
+def test_work_that_fails_after_the_parse_is_that_conversations_failure(
+    notes_home: chatparse.Host,
+) -> None:
+    """each_conversation(then): in this process too, an exception in then skips, or raises."""
+
+    def then(conversation: ParsedConversation) -> str:
+        if conversation.id == "a":
+            raise LookupError("then failed on a")
+        return conversation.id
+
+    with pytest.warns(ParseWarning, match=r"notes conversation a .*LookupError: then failed"):
+        ids = list(_api.each_conversation(then, notes_home, sources=["notes"]))
+    assert ids == ["b"]
+    with pytest.raises(LookupError, match="then failed on a"):
+        list(_api.each_conversation(then, notes_home, sources=["notes"], errors="raise"))
 
 
 def test_iter_conversations_can_raise(notes_home: chatparse.Host) -> None:

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import chatparse
-from chatparse import Host, UsageRow, _cli_usage, cli
+from chatparse import Host, UsageRow, _cli_usage, cli, redaction
 from chatparse.usage import REPORT_BY, UNKNOWN_KEY
 
 DEMO_HOME = Path(chatparse.__file__).parent / "_demo" / "home"
@@ -170,7 +170,7 @@ def test_export_usage_errors(
 
 
 def written(folder: Path) -> dict[Path, bytes]:
-    """Every file an export wrote, by its path in the folder (the state file left out)."""
+    """Every file an export wrote, by its path in the folder."""
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
@@ -261,6 +261,30 @@ def test_export_redacts_in_the_workers(
     assert b"Running both with [REDACTED:" in b"".join(one.values())
     assert TOKEN.encode() not in b"".join(one.values())
     assert written(tmp_path / "two") == one
+
+
+def test_a_redaction_that_fails_stops_the_export(
+    capsys: pytest.CaptureFixture[str],
+    secret_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Never written without the redaction asked for: the run stops, the output stays as was."""
+    out_dir = tmp_path / "out"
+    base = ["--home", str(secret_home), "--platform", "linux", "export", "--out", str(out_dir)]
+    call(capsys, *base, "--format", "jsonl")
+    before = written(out_dir)
+
+    def broken(_conversation: object, _redactor: object) -> object:
+        raise OSError("rules file gone")
+
+    monkeypatch.setattr(redaction, "redact", broken)
+    code, _out, err = call(capsys, *base, "--format", "jsonl", "--redact")
+    assert code == 2
+    assert err.startswith("chatparse: error: redacting ")
+    assert "OSError: rules file gone" in err
+    assert "the export stopped" in err
+    assert written(out_dir) == before
 
 
 def test_an_unknown_redactor_is_a_usage_error(

@@ -32,6 +32,7 @@ __all__ = [
     "PYTHON_ADVICE",
     "PathAdvice",
     "detect",
+    "each_conversation",
     "iter_conversations",
     "parse",
     "parse_path",
@@ -163,7 +164,9 @@ def iter_conversations(
     .. versionchanged:: 0.2
        ``workers``.
     """
-    yield from each_conversation(_itself, host, sources=sources, errors=errors, workers=workers)
+    # Returned, not yielded from: no frame of ours between the caller and the generator, so a
+    # ParseWarning points at the caller's loop.
+    return each_conversation(_itself, host, sources=sources, errors=errors, workers=workers)
 
 
 def _itself(conversation: ParsedConversation) -> ParsedConversation:
@@ -181,8 +184,8 @@ def each_conversation(
     """:func:`iter_conversations`, with ``then`` applied to each conversation where it is parsed.
 
     With ``workers``, ``then`` runs in the worker, so only its result is sent back (it must
-    pickle: a module-level function or a :func:`functools.partial` of one); an exception it
-    raises there fails that conversation as a failed parse does.
+    pickle: a module-level function or a :func:`functools.partial` of one). Wherever it runs, an
+    exception it raises fails that conversation as a failed parse does (``errors``).
     """
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
@@ -190,7 +193,7 @@ def each_conversation(
     count = worker_count(workers)
     found = list(_detect_with(host or Host(), sources))
     if count == 1:
-        yield from map(then, _parse_here(found, errors))
+        yield from _parse_here(found, errors, then)
         return
     from chatparse._workers import parse_in_workers  # noqa: PLC0415 -- only workers= pays for it
 
@@ -199,7 +202,7 @@ def each_conversation(
     metas = (meta for info in elsewhere for meta in get_adapter(info.source).scan(info))
     yield from parse_in_workers(metas, count, errors=errors, then=then)
     here = [info for info in found if info.source in registered]
-    yield from map(then, _parse_here(here, errors))
+    yield from _parse_here(here, errors, then)
 
 
 def worker_count(workers: int | None) -> int:
@@ -215,7 +218,9 @@ def worker_count(workers: int | None) -> int:
     return workers or os.cpu_count() or 1
 
 
-def _parse_here(found: Iterable[SourceInfo], errors: str) -> Iterator[ParsedConversation]:
+def _parse_here(
+    found: Iterable[SourceInfo], errors: str, then: Callable[[ParsedConversation], _T]
+) -> Iterator[_T]:
     for info in found:
         adapter = get_adapter(info.source)
         # One parsing() block per source, around its whole scan: an adapter whose conversations
@@ -226,6 +231,7 @@ def _parse_here(found: Iterable[SourceInfo], errors: str) -> Iterator[ParsedConv
                 try:
                     with pacing():
                         conversation = parse_one(meta)
+                    result = then(conversation)
                 except Exception as exc:
                     if errors == "raise":
                         raise
@@ -236,7 +242,7 @@ def _parse_here(found: Iterable[SourceInfo], errors: str) -> Iterator[ParsedConv
                         stacklevel=3,
                     )
                     continue
-                yield conversation
+                yield result
 
 
 def _sniffers(source: str | None) -> list[tuple[SourceAdapter, PathSniffer]]:

@@ -58,6 +58,7 @@ __all__ = [
     "FORMATS",
     "JSONL_FILE",
     "Export",
+    "RedactionFailedError",
     "Rendered",
     "StateFileError",
     "exporting",
@@ -135,22 +136,34 @@ class Rendered:
     """The file's bytes; for ``jsonl``, the conversation's line, newline included."""
 
 
+class RedactionFailedError(Exception):
+    """Redaction was asked for and failed: the export must stop rather than go on without it."""
+
+
 def render(fmt: Format, redactor: str | None, conversation: ParsedConversation) -> Rendered:
     """``conversation`` as ``fmt`` writes it, redacted by the named redactor first if one is given.
 
     A module-level function of plain arguments, so that a :func:`functools.partial` of it pickles
     and runs in a worker process.
+
+    Raises:
+        RedactionFailedError: the redactor could not be loaded here, or raised.
     """
     if redactor is not None:
         from chatparse.redaction import redact  # noqa: PLC0415 -- --redact only
 
-        conversation = redact(conversation, _redactor(redactor))
+        try:
+            conversation = redact(conversation, _redactor(redactor))
+        except Exception as exc:
+            what = f"{conversation.source} conversation {conversation.id}"
+            msg = f"redacting {what} failed ({type(exc).__name__}: {exc})"
+            raise RedactionFailedError(msg) from exc
     return Rendered(conversation.source, conversation.id, _BODIES[fmt](conversation))
 
 
 @functools.lru_cache(maxsize=8)
 def _redactor(name: str) -> Redactor:
-    """One redactor per name and process: building one (compiling its rules) is not free."""
+    """One redactor per name and process, kept: building one (compiling its rules) is not free."""
     from chatparse.redaction import get_redactor  # noqa: PLC0415 -- --redact only
 
     return get_redactor(name)

@@ -224,7 +224,8 @@ class _Blocks:
             return
         if deep_quote_marker:
             # Indented code by the spec, but markdown-it continues the open quote with it: a
-            # blank line ends the quote first for both, and changes nothing else.
+            # blank line ends the quote first for both (inside a list item it makes the list
+            # loose, which changes spacing only).
             self.out.append(line[:position].rstrip())
         if opened or not all_matched:
             self._end_paragraph()

@@ -287,9 +287,10 @@ def _redaction_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _redactor_name(args: argparse.Namespace) -> str | None:
-    """The redactor to pass each conversation through before it is written, if any.
+    """The name of the redactor to pass each conversation through before it is written, if any.
 
-    Loaded once here, so that a name no redactor has is a usage error before any work.
+    Loaded once here to check it, so that a name no redactor has is a usage error before any
+    work (the export's workers load it again, each for itself).
     """
     wanted = args.redact
     if wanted is None:  # on by default only where text leaves the machine
@@ -551,6 +552,10 @@ def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             summary["unchanged"] = len(metas) - len(todo)
             progress.total = len(todo)
             for meta, result in _parsed(todo, args.workers, render):
+                if isinstance(result, exports.RedactionFailedError):
+                    # Stop rather than go on without redaction, or leave this conversation's
+                    # earlier copy (perhaps not redacted) as if it were this run's.
+                    raise _Usage(f"{result}; the export stopped")
                 if isinstance(result, Exception):
                     summary["failed"] += 1
                     err.write(f"failed: {meta.source} {meta.id} ({meta.path}): {result}\n")
@@ -585,6 +590,7 @@ def _parsed(
     ``then`` runs where the parse ran, so that a worker sends back only its result.
     """
     from chatparse._batch import Failure, iter_parse_results  # noqa: PLC0415 -- export only
+    from chatparse._export import RedactionFailedError  # noqa: PLC0415 -- as above
     from chatparse._workers import apply  # noqa: PLC0415 -- as above
 
     pairs: Iterable[tuple[ConversationMeta, _T | Failure]]
@@ -599,7 +605,12 @@ def _parsed(
         results = results_in_workers(metas, _api.worker_count(workers), then)
         pairs = zip(metas, results, strict=True)
     for meta, result in pairs:
-        yield meta, (RuntimeError(result.error) if isinstance(result, Failure) else result)
+        if not isinstance(result, Failure):
+            yield meta, result
+        elif isinstance(result.exception, RedactionFailedError):
+            yield meta, result.exception  # the caller stops the run
+        else:
+            yield meta, RuntimeError(result.error)
 
 
 def _export_stream(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
