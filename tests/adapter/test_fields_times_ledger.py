@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chatparse.adapter.fields import as_count, as_text, as_token_count, dig
+from chatparse.adapter.fields import as_count, as_text, as_token_count, dig, parts_within_wholes
 from chatparse.adapter.ledger import Ledger
 from chatparse.adapter.times import as_datetime
 
@@ -90,3 +90,49 @@ def test_token_counts_that_are_no_counts_are_said(
     assert bool(problems) is said
     if said:
         assert problems == [f"usage.input {value!r} is not a token count; left out"]
+
+
+def test_parts_within_their_wholes_are_kept() -> None:
+    counts = {
+        "input_tokens": 100,
+        "cache_read_tokens": 60,
+        "cache_write_tokens": 40,
+        "output_tokens": 10,
+        "reasoning_tokens": 10,
+    }
+    problems: list[str] = []
+    assert parts_within_wholes(counts, problems) == counts
+    assert problems == []
+
+
+def test_parts_larger_than_their_wholes_are_left_out_and_said() -> None:
+    """Both cache counts go when their sum is too large; reasoning goes alone; input stays."""
+    counts = {
+        "input_tokens": 100,
+        "cache_read_tokens": 70,
+        "cache_write_tokens": 40,
+        "output_tokens": 10,
+        "reasoning_tokens": 11,
+    }
+    problems: list[str] = []
+    kept = parts_within_wholes(counts, problems)
+    assert kept == {
+        "input_tokens": 100,
+        "cache_read_tokens": None,
+        "cache_write_tokens": None,
+        "output_tokens": 10,
+        "reasoning_tokens": None,
+    }
+    assert counts["cache_read_tokens"] == 70  # the caller's counts are not changed
+    assert problems == [
+        "cache reads and writes (110) exceed input_tokens (100); left out",
+        "reasoning_tokens (11) exceed output_tokens (10); left out",
+    ]
+
+
+def test_parts_of_an_unknown_whole_are_kept() -> None:
+    """Without input_tokens (or output_tokens) nothing is known to be too large."""
+    counts = {"input_tokens": None, "cache_read_tokens": 70, "reasoning_tokens": 11}
+    problems: list[str] = []
+    assert parts_within_wholes(counts, problems) == counts
+    assert problems == []

@@ -276,8 +276,8 @@ def test_ledger_drops_a_part_larger_than_its_whole_and_says_so() -> None:
     assert (usage.input_tokens, usage.cache_read_tokens) == (100, None)
     assert (usage.output_tokens, usage.reasoning_tokens) == (10, None)
     assert ledger.problems == [
-        "cached_input_tokens exceed input_tokens; not kept",
-        "reasoning_output_tokens exceed output_tokens; not kept",
+        "cache reads and writes (500) exceed input_tokens (100); left out",
+        "reasoning_tokens (11) exceed output_tokens (10); left out",
     ]
 
 

@@ -187,7 +187,7 @@ def test_session_totals_in_the_shared_meaning() -> None:
     assert usage is not None
     assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (105, 90, 7)
     assert usage.reasoning_tokens is None  # more than the output: dropped
-    assert ledger.warnings == ["session s: reasoning_tokens exceed output_tokens; not kept"]
+    assert ledger.warnings == ["session s: reasoning_tokens (9) exceed output_tokens (7); left out"]
     assert session_usage({"id": "z", "input_tokens": 0, "output_tokens": 0}, Ledger()) is None
 
 

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         as_text,
         as_token_count,
         dig,
+        parts_within_wholes,
     )
     from chatparse.adapter.fingerprints import digest_fingerprint, file_meta, stat_fingerprint
     from chatparse.adapter.ids import UniqueIds
@@ -161,6 +162,7 @@ __all__ = [
     "new_meta",
     "new_tool_call",
     "new_usage",
+    "parts_within_wholes",
     "passed_over",
     "prompt_title",
     "read_head",
@@ -193,6 +195,7 @@ _HOMES = {
         "as_text",
         "as_token_count",
         "dig",
+        "parts_within_wholes",
     ),
     "chatparse.adapter.fingerprints": ("digest_fingerprint", "file_meta", "stat_fingerprint"),
     "chatparse.adapter.ids": ("UniqueIds",),

@@ -7,6 +7,7 @@ object or ``null``. Adapters read every field through these, so a surprise becom
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "as_text",
     "as_token_count",
     "dig",
+    "parts_within_wholes",
 ]
 
 
@@ -51,6 +53,32 @@ def as_token_count(value: object, problems: list[str], name: str) -> int | None:
     if value is not None:
         problems.append(f"{name} {value!r} is not a token count; left out")
     return None
+
+
+def parts_within_wholes(
+    counts: Mapping[str, int | None], problems: list[str]
+) -> dict[str, int | None]:
+    """``counts`` without a part that is larger than its whole, each one left out described.
+
+    ``counts`` are keyed by :class:`~chatparse.model.Usage`'s field names. Cache reads and
+    writes are parts of ``input_tokens`` (together: both are left out when their sum is larger)
+    and reasoning is part of ``output_tokens``; a damaged record can say otherwise, and a usage
+    that did would break the one meaning every source shares. What is left out is described in
+    ``problems``, for the adapter to put in its diagnostics, as :func:`as_token_count` does.
+    """
+    kept = dict(counts)
+    cached = (kept.get("cache_read_tokens") or 0) + (kept.get("cache_write_tokens") or 0)
+    prompt = kept.get("input_tokens")
+    if prompt is not None and cached > prompt:
+        problems.append(
+            f"cache reads and writes ({cached}) exceed input_tokens ({prompt}); left out"
+        )
+        kept["cache_read_tokens"] = kept["cache_write_tokens"] = None
+    reasoning, output = kept.get("reasoning_tokens"), kept.get("output_tokens")
+    if reasoning is not None and output is not None and reasoning > output:
+        problems.append(f"reasoning_tokens ({reasoning}) exceed output_tokens ({output}); left out")
+        kept["reasoning_tokens"] = None
+    return kept
 
 
 def dig(value: object, *keys: str) -> Any:

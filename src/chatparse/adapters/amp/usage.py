@@ -26,6 +26,7 @@ from chatparse.adapter import (
     as_token_count,
     dig,
     new_usage,
+    parts_within_wholes,
 )
 from chatparse.model import Usage
 
@@ -54,19 +55,18 @@ def message_usage(usage: Mapping[str, Any], key: str, problems: list[str]) -> Us
     output = as_token_count(usage.get("outputTokens"), problems, "outputTokens")
     if fresh is not None:
         prompt: int | None = fresh + sum(value or 0 for value in parts.values())
-    else:
+    else:  # the cache counts can then exceed the total they are parts of (damage)
         prompt = as_token_count(usage.get("totalInputTokens"), problems, "totalInputTokens")
-        cached = sum(value or 0 for value in parts.values())
-        if prompt is not None and cached > prompt:
-            problems.append(f"cache counts ({cached}) exceed totalInputTokens ({prompt}); left out")
-            parts = dict.fromkeys(parts)
-    if prompt is None and output is None and all(value is None for value in parts.values()):
+    counts = parts_within_wholes(
+        {"input_tokens": prompt, "output_tokens": output, **parts}, problems
+    )
+    if all(value is None for value in counts.values()):
         return None
     return new_usage(
-        input_tokens=prompt,
-        output_tokens=output,
-        cache_read_tokens=parts["cache_read_tokens"],
-        cache_write_tokens=parts["cache_write_tokens"],
+        input_tokens=counts["input_tokens"],
+        output_tokens=counts["output_tokens"],
+        cache_read_tokens=counts["cache_read_tokens"],
+        cache_write_tokens=counts["cache_write_tokens"],
         dedup_key=key,
     )
 

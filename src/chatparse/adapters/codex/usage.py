@@ -7,7 +7,7 @@ from typing import Any, Final, TypeAlias
 
 from attrs import define, field
 
-from chatparse.adapter import as_token_count, new_usage
+from chatparse.adapter import as_token_count, new_usage, parts_within_wholes
 from chatparse.model import Usage
 
 __all__ = ["Counts", "TokenLedger"]
@@ -26,8 +26,6 @@ _COUNT_FIELDS: Final = (
     "total_tokens",
 )
 _NO_COUNTS: Final = (None,) * len(_COUNT_FIELDS)
-# (part, whole) positions: cached input is part of input, reasoning part of output.
-_PARTS: Final = ((1, 0), (3, 2))
 
 
 def _counts(usage: object, problems: list[str]) -> Counts | None:
@@ -70,13 +68,15 @@ class TokenLedger:
         counts = self._growth(total) if total is not None else self._own(fields, payload)
         if isinstance(counts, str):
             return counts
-        counts = self._parts_within_wholes(counts)
+        usage = {
+            "input_tokens": counts[0],
+            "cache_read_tokens": counts[1],
+            "output_tokens": counts[2],
+            "reasoning_tokens": counts[3],
+            "cache_write_tokens": counts[4],
+        }
         return new_usage(
-            input_tokens=counts[0],
-            cache_read_tokens=counts[1],
-            output_tokens=counts[2],
-            reasoning_tokens=counts[3],
-            cache_write_tokens=counts[4],
+            **parts_within_wholes(usage, self.problems),
             dedup_key=f"codex:{owner}:{counts[-1]}" if counts[-1] is not None else None,
             counted=counted,
         )
@@ -96,18 +96,6 @@ class TokenLedger:
             grown.append(None if n is None or p is None else n - p)
         grown[-1] = total[-1]
         return tuple(grown)
-
-    def _parts_within_wholes(self, counts: Counts) -> Counts:
-        """``counts`` without a cached or reasoning count larger than its whole (damage), said."""
-        kept = list(counts)
-        for part, whole in _PARTS:
-            part_count, whole_count = kept[part], kept[whole]
-            if part_count is not None and whole_count is not None and part_count > whole_count:
-                self.problems.append(
-                    f"{_COUNT_FIELDS[part]} exceed {_COUNT_FIELDS[whole]}; not kept"
-                )
-                kept[part] = None
-        return tuple(kept)
 
     def _own(self, fields: Mapping[str, Any], payload: Mapping[str, Any]) -> Counts | str:
         """The response's own usage, from an event without a cumulative total."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from chatparse.adapter import Ledger, as_count, dig, new_usage
+from chatparse.adapter import Ledger, as_count, dig, new_usage, parts_within_wholes
 from chatparse.adapters.copilot_cli.drafts import Draft
 
 __all__ = ["give_usage", "shutdown_totals"]
@@ -88,15 +88,10 @@ def _segment_usage(totals: Totals, before: Totals | None, outputs: int) -> Total
 
 def _checked(totals: Totals, where: str, ledger: Ledger) -> Totals:
     """``totals`` with a part larger than its whole (a damaged record) dropped, and said."""
-    checked = dict(totals)
-    cached = (checked["cache_read_tokens"] or 0) + (checked["cache_write_tokens"] or 0)
-    if checked["input_tokens"] is not None and cached > checked["input_tokens"]:
-        ledger.warn(f"{where}: cache reads and writes exceed inputTokens; not kept")
-        checked["cache_read_tokens"] = checked["cache_write_tokens"] = None
-    reasoning, output = checked["reasoning_tokens"], checked["output_tokens"]
-    if reasoning is not None and output is not None and reasoning > output:
-        ledger.warn(f"{where}: reasoningTokens exceed outputTokens; not kept")
-        checked["reasoning_tokens"] = None
+    problems: list[str] = []
+    checked = parts_within_wholes(totals, problems)
+    for problem in problems:
+        ledger.warn(f"{where}: {problem}")
     return checked
 
 

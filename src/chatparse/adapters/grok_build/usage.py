@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from chatparse.adapter import Ledger, as_count, new_usage
+from chatparse.adapter import Ledger, as_count, new_usage, parts_within_wholes
 from chatparse.model import Usage
 
 __all__ = ["turn_usage"]
@@ -23,11 +23,6 @@ _FIELDS: Final = {
     "cache_read_tokens": "cachedReadTokens",
     "cache_write_tokens": "cacheCreationTokens",
     "reasoning_tokens": "reasoningTokens",
-}
-_PARTS: Final = {
-    "cache_read_tokens": "input_tokens",
-    "cache_write_tokens": "input_tokens",
-    "reasoning_tokens": "output_tokens",
 }
 
 
@@ -49,14 +44,12 @@ def turn_usage(
         name: _sum(as_count(payload.get(key)) for payload in payloads.values())
         for name, key in _FIELDS.items()
     }
-    for part, whole in _PARTS.items():
-        total = counts[whole]
-        pieces = [counts[p] or 0 for p, w in _PARTS.items() if w == whole]
-        if counts[part] is not None and total is not None and sum(pieces) > total:
-            ledger.warn_once(f"turn {'+'.join(payloads)}: {part} exceed {whole}; not kept")
-            counts[part] = None
+    problems: list[str] = []
+    kept = parts_within_wholes(counts, problems)
+    for problem in problems:
+        ledger.warn_once(f"turn {'+'.join(payloads)}: {problem}")
     return new_usage(
-        **counts,
+        **kept,
         dedup_key=f"grok-build:{session_id}:{'+'.join(payloads)}",
         counted=counted,
     )

@@ -20,6 +20,7 @@ from chatparse.adapter import (
     as_nonempty_text,
     build_conversation,
     new_usage,
+    parts_within_wholes,
 )
 from chatparse.adapters.hermes.lineage import Lineage
 from chatparse.adapters.hermes.messages import Draft, Found, Reading, read_message
@@ -49,21 +50,21 @@ def session_usage(row: dict[str, Any], ledger: Ledger) -> Usage | None:
     counts = {name: as_count(row.get(name)) for name in _COUNTS}
     if not any(counts.values()):
         return None
-    read, write = counts["cache_read_tokens"], counts["cache_write_tokens"]
     fresh = counts["input_tokens"]
-    total_input = None if fresh is None else fresh + (read or 0) + (write or 0)
-    reasoning, output = counts["reasoning_tokens"], counts["output_tokens"]
-    if reasoning is not None and output is not None and reasoning > output:
-        ledger.warn_once(
-            f"session {row.get('id')}: reasoning_tokens exceed output_tokens; not kept"
+    if fresh is not None:
+        counts["input_tokens"] = (
+            fresh + (counts["cache_read_tokens"] or 0) + (counts["cache_write_tokens"] or 0)
         )
-        reasoning = None
+    problems: list[str] = []
+    kept = parts_within_wholes(counts, problems)
+    for problem in problems:
+        ledger.warn_once(f"session {row.get('id')}: {problem}")
     return new_usage(
-        input_tokens=total_input,
-        output_tokens=output,
-        cache_read_tokens=read,
-        cache_write_tokens=write,
-        reasoning_tokens=reasoning,
+        input_tokens=kept["input_tokens"],
+        output_tokens=kept["output_tokens"],
+        cache_read_tokens=kept["cache_read_tokens"],
+        cache_write_tokens=kept["cache_write_tokens"],
+        reasoning_tokens=kept["reasoning_tokens"],
         dedup_key=f"hermes:{row.get('id')}",
     )
 

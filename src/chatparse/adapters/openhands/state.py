@@ -19,7 +19,14 @@ from typing import Any, Final
 
 from attrs import define, field
 
-from chatparse.adapter import as_nonempty_text, as_token_count, dig, is_file, new_usage
+from chatparse.adapter import (
+    as_nonempty_text,
+    as_token_count,
+    dig,
+    is_file,
+    new_usage,
+    parts_within_wholes,
+)
 from chatparse.adapters.openhands.locate import BASE_STATE
 from chatparse.decoders import bigjson
 from chatparse.errors import SourceUnavailableError
@@ -34,11 +41,6 @@ _FIELDS: Final = {
     "cache_read_tokens": "cache_read_tokens",
     "cache_write_tokens": "cache_write_tokens",
     "reasoning_tokens": "reasoning_tokens",
-}
-_PARTS: Final = {
-    "cache_read_tokens": "input_tokens",
-    "cache_write_tokens": "input_tokens",
-    "reasoning_tokens": "output_tokens",
 }
 
 
@@ -115,14 +117,10 @@ class State:
     def _usage(self, entry: dict[str, Any], dedup_key: str, where: str) -> Usage | None:
         """One ``TokenUsage`` in the shared meaning; ``None`` when it holds no count."""
         problems: list[str] = []
-        counts = {
+        read = {
             name: as_token_count(entry.get(key), problems, key) for name, key in _FIELDS.items()
         }
-        for part, whole in _PARTS.items():
-            total, pieces = counts[whole], [counts[p] or 0 for p, w in _PARTS.items() if w == whole]
-            if counts[part] is not None and total is not None and sum(pieces) > total:
-                problems.append(f"{part} exceed {whole}; not kept")
-                counts[part] = None
+        counts = parts_within_wholes(read, problems)
         self.problems += [f"{where}: {problem}" for problem in problems]
         if all(value is None for value in counts.values()):
             return None
