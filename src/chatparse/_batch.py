@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import groupby
+from typing import TypeVar
 
 from attrs import field, frozen
 
@@ -25,11 +26,13 @@ from chatparse.registry import get_adapter
 __all__ = [
     "Failure",
     "batch_parse_function",
-    "describe",
     "iter_parse_results",
+    "iter_results_then",
     "parse_batch",
     "try_parse_batch",
 ]
+
+_T = TypeVar("_T")
 
 
 @frozen
@@ -70,7 +73,7 @@ def iter_parse_results(
         try:
             adapter = get_adapter(source)
         except Exception as exc:  # noqa: BLE001 -- a broken plugin fails its conversations only
-            yield from ((meta, Failure(meta, describe(exc), exc)) for meta in group)
+            yield from ((meta, Failure(meta, _describe(exc), exc)) for meta in group)
             continue
         with batch_parse_function(adapter) as parse_one:
             for meta in group:
@@ -78,8 +81,30 @@ def iter_parse_results(
                     with pacing():
                         result: ParsedConversation | Failure = parse_one(meta)
                 except Exception as exc:  # noqa: BLE001 -- reported for its conversation
-                    result = Failure(meta, describe(exc), exc)
+                    result = Failure(meta, _describe(exc), exc)
                 yield meta, result
+
+
+def iter_results_then(
+    metas: Iterable[ConversationMeta], then: Callable[[ParsedConversation], _T]
+) -> Iterator[tuple[ConversationMeta, _T | Failure]]:
+    """:func:`iter_parse_results` with ``then`` applied to each conversation as it is parsed.
+
+    An exception ``then`` raises is that conversation's :class:`Failure`, as a parse error is.
+    Each conversation is dropped once ``then`` has made its result.
+    """
+    for meta, parsed in iter_parse_results(metas):
+        result: _T | Failure = parsed if isinstance(parsed, Failure) else _then(then, meta, parsed)
+        yield meta, result
+
+
+def _then(
+    then: Callable[[ParsedConversation], _T], meta: ConversationMeta, parsed: ParsedConversation
+) -> _T | Failure:
+    try:
+        return then(parsed)
+    except Exception as exc:  # noqa: BLE001 -- reported for its conversation
+        return Failure(meta, _describe(exc), exc)
 
 
 def try_parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation | Failure]:
@@ -98,6 +123,5 @@ def parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation]:
     return conversations
 
 
-def describe(exc: BaseException) -> str:
-    """An exception as a failure's text: its type and message."""
+def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"

@@ -63,6 +63,7 @@ __all__ = [
     "StateFileError",
     "exporting",
     "file_name",
+    "loaded_redactor",
     "open_export",
     "render",
 ]
@@ -153,7 +154,7 @@ def render(fmt: Format, redactor: str | None, conversation: ParsedConversation) 
         from chatparse.redaction import redact  # noqa: PLC0415 -- --redact only
 
         try:
-            conversation = redact(conversation, _redactor(redactor))
+            conversation = redact(conversation, loaded_redactor(redactor))
         except Exception as exc:
             what = f"{conversation.source} conversation {conversation.id}"
             msg = f"redacting {what} failed ({type(exc).__name__}: {exc})"
@@ -162,7 +163,7 @@ def render(fmt: Format, redactor: str | None, conversation: ParsedConversation) 
 
 
 @functools.lru_cache(maxsize=8)
-def _redactor(name: str) -> Redactor:
+def loaded_redactor(name: str) -> Redactor:
     """One redactor per name and process, kept: building one (compiling its rules) is not free."""
     from chatparse.redaction import get_redactor  # noqa: PLC0415 -- --redact only
 

@@ -42,7 +42,7 @@ from typing import Final, Generic, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import Failure, describe, iter_parse_results
+from chatparse._batch import Failure, iter_results_then
 from chatparse.errors import ParseWarning
 from chatparse.model import ConversationMeta, ParsedConversation
 
@@ -50,7 +50,6 @@ __all__ = [
     "BATCH_BYTES",
     "BATCH_CONVERSATIONS",
     "START_METHOD",
-    "apply",
     "batches",
     "parse_in_workers",
     "results_in_workers",
@@ -94,27 +93,11 @@ def _work(
     """Run in the worker: parse a batch and apply ``then``, keeping the warnings raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        # One conversation at a time: each is dropped once ``then`` has made its result.
-        results = [
-            result if isinstance(result, Failure) else apply(then, meta, result)
-            for meta, result in iter_parse_results(metas)
-        ]
+        results = [result for _meta, result in iter_results_then(metas, then)]
     return _Outcome(
         tuple(_picklable(result) for result in results),
         tuple(_Warning(w.category, str(w.message)) for w in caught),
     )
-
-
-def apply(
-    then: Callable[[ParsedConversation], _T],
-    meta: ConversationMeta,
-    conversation: ParsedConversation,
-) -> _T | Failure:
-    """``then(conversation)``, or the :class:`Failure` of ``meta`` it raised."""
-    try:
-        return then(conversation)
-    except Exception as exc:  # noqa: BLE001 -- reported for its conversation, as a parse error
-        return Failure(meta, describe(exc), exc)
 
 
 def _picklable(result: _T | Failure) -> _T | Failure:

@@ -33,9 +33,9 @@ from chatparse.model import ConversationMeta, ParsedConversation
 from chatparse.registry import AdapterSpec, adapter_names, adapter_specs, get_adapter
 from chatparse.serialize import json_text, to_dict, to_json
 
-_T = TypeVar("_T")
-
 __all__ = ["main"]
+
+_T = TypeVar("_T")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -286,31 +286,34 @@ def _redaction_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _redaction_wanted(args: argparse.Namespace) -> bool:
+    """Whether to redact each conversation before it is written."""
+    if args.redact is None:  # on by default only where text leaves the machine
+        return getattr(args, "format", None) == "otel" and bool(getattr(args, "content", False))
+    return bool(args.redact)
+
+
 def _redactor_name(args: argparse.Namespace) -> str | None:
-    """The name of the redactor to pass each conversation through before it is written, if any.
+    """The name of the redactor an export passes each conversation through, if any.
 
-    Loaded once here to check it, so that a name no redactor has is a usage error before any
-    work (the export's workers load it again, each for itself).
+    Loaded here (and kept for this process's renders), so that a name no redactor has is a
+    usage error before any work; each worker of ``--workers`` loads its own.
     """
-    wanted = args.redact
-    if wanted is None:  # on by default only where text leaves the machine
-        wanted = getattr(args, "format", None) == "otel" and getattr(args, "content", False)
-    if not wanted:
+    if not _redaction_wanted(args):
         return None
-    from chatparse.redaction import get_redactor  # noqa: PLC0415 -- only --redact pays
+    from chatparse._export import loaded_redactor  # noqa: PLC0415 -- only --redact pays
 
-    get_redactor(args.redactor)
+    loaded_redactor(args.redactor)
     return str(args.redactor)
 
 
 def _redaction(args: argparse.Namespace) -> Callable[[ParsedConversation], ParsedConversation]:
     """What to do to each conversation before it is written: redact it, or nothing."""
-    name = _redactor_name(args)
-    if name is None:
+    if not _redaction_wanted(args):
         return lambda conversation: conversation
     from chatparse.redaction import get_redactor, redact  # noqa: PLC0415 -- only --redact pays
 
-    redactor = get_redactor(name)
+    redactor = get_redactor(args.redactor)
     return lambda conversation: redact(conversation, redactor)
 
 
@@ -589,16 +592,12 @@ def _parsed(
 
     ``then`` runs where the parse ran, so that a worker sends back only its result.
     """
-    from chatparse._batch import Failure, iter_parse_results  # noqa: PLC0415 -- export only
+    from chatparse._batch import Failure, iter_results_then  # noqa: PLC0415 -- export only
     from chatparse._export import RedactionFailedError  # noqa: PLC0415 -- as above
-    from chatparse._workers import apply  # noqa: PLC0415 -- as above
 
     pairs: Iterable[tuple[ConversationMeta, _T | Failure]]
     if workers is None or workers == 1:
-        pairs = (
-            (meta, result if isinstance(result, Failure) else apply(then, meta, result))
-            for meta, result in iter_parse_results(metas)
-        )
+        pairs = iter_results_then(metas, then)
     else:
         from chatparse._workers import results_in_workers  # noqa: PLC0415 -- --workers only
 

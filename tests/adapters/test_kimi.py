@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import chatparse
 from chatparse.adapters.kimi import KimiAdapter
 from chatparse.host import Host
+from chatparse.model import ParsedConversation
 from chatparse.testing import AdapterConformance, check_conversation
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +33,15 @@ def _code_session(home: Path, ident: str, prompt: str) -> Path:
     }
     (folder / "agents" / "main" / "wire.jsonl").write_text(json.dumps(line) + "\n")
     return folder
+
+
+def _parsed_with(folder: Path, record: Mapping[str, object]) -> ParsedConversation:
+    """The session in ``folder`` parsed by path, once ``record`` is appended to its main log."""
+    with (folder / "agents" / "main" / "wire.jsonl").open("a") as stream:
+        stream.write(json.dumps(record) + "\n")
+    adapter = KimiAdapter()
+    (meta,) = adapter.scan_path(folder)
+    return adapter.parse(meta)
 
 
 def test_nothing_to_detect_without_a_sessions_folder(tmp_path: Path) -> None:
@@ -77,11 +88,7 @@ def test_usage_outside_any_step_or_compaction_is_said_and_not_kept(tmp_path: Pat
     """A usage.record no step or compaction takes is counted as skipped, with a warning."""
     folder = _code_session(tmp_path, "session_one", "hi")
     record = {"type": "usage.record", "model": "m", "usage": {"inputOther": 5, "output": 1}}
-    with (folder / "agents" / "main" / "wire.jsonl").open("a") as stream:
-        stream.write(json.dumps(record) + "\n")
-    adapter = KimiAdapter()
-    (meta,) = adapter.scan_path(folder)
-    conversation = adapter.parse(meta)
+    conversation = _parsed_with(folder, record)
     assert check_conversation(conversation) == []
     assert conversation.diagnostics.skipped == {"usage records outside any step or compaction": 1}
     assert all(message.usage is None for message in conversation.messages)
@@ -100,11 +107,7 @@ def test_part_and_origin_kinds_that_are_not_strings_are_unknown(tmp_path: Path) 
         },
         "time": 1785751202000,
     }
-    with (folder / "agents" / "main" / "wire.jsonl").open("a") as stream:
-        stream.write(json.dumps(damaged) + "\n")
-    adapter = KimiAdapter()
-    (meta,) = adapter.scan_path(folder)
-    conversation = adapter.parse(meta)
+    conversation = _parsed_with(folder, damaged)
     assert check_conversation(conversation) == []
     assert conversation.diagnostics.balanced
     assert [m.text for m in conversation.messages] == ["hi", "kept"]
