@@ -24,6 +24,7 @@ CASES = [
     ),
     (errors.UnsupportedInputError("/f", "no adapter"), ValueError, "/f: no adapter"),
     (errors.ModelError("Message", ["bad @ $.role"]), ValueError, "bad @ $.role"),
+    (errors.WorkersCannotStartError(), RuntimeError, '`if __name__ == "__main__":`'),
 ]
 
 

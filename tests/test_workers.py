@@ -1,12 +1,13 @@
 """``iter_conversations(workers=N)``: the same conversations as one process, on N processes.
 
 A plugin installed as a real distribution (entry points) gives files that parse, fail, warn,
-crash their worker or hang; the pool is tried under ``spawn`` (macOS' and Windows' default) and
-the platform's default.
+crash their worker or hang; the pool is tried under each start method the platform has
+(``spawn`` is macOS' and Windows' default; chatparse chooses ``fork`` or ``forkserver``).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import operator
 import os
 import shutil
@@ -105,9 +106,11 @@ def parse_all(home: Path, **options: object) -> list[ParsedConversation]:
     return list(chatparse.iter_conversations(Host(home=home, env={}, platform="linux"), **options))  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["spawn", None], ids=["spawn", "default"])  # default: forkserver
+@pytest.fixture(params=["spawn", "forkserver", "fork"])
 def start_method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
-    method: str | None = request.param
+    method: str = request.param
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {method} on this platform")
     monkeypatch.setattr(workers_module, "START_METHOD", method)
     return method
 
@@ -252,3 +255,49 @@ def _alive(pid: int) -> bool:
     # A zombie is dead; it waits only for a parent that is gone too.
     status = Path(f"/proc/{pid}/status")
     return not (status.exists() and "\nState:\tZ" in status.read_text())
+
+
+def test_workers_that_cannot_start_say_so_at_once(tmp_path: Path) -> None:
+    """A script without the ``__main__`` guard under ``spawn``: one clear error.
+
+    Not a failure per conversation, after a fresh pool for each.
+    """
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import chatparse
+            from chatparse import Host, _workers
+            _workers.START_METHOD = "spawn"
+            host = Host(home={str(DEMO)!r}, env={{}}, platform="linux")
+            print(len(list(chatparse.iter_conversations(host, workers=2))))
+            """
+        )
+    )
+    process = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, timeout=300, check=False
+    )
+    assert process.returncode != 0
+    assert b"WorkersCannotStartError: worker processes could not start" in process.stderr
+    assert b"ParseWarning" not in process.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="threads counted on Linux only")
+def test_workers_fork_only_when_no_other_thread_runs() -> None:
+    script = textwrap.dedent(
+        """
+        import threading
+        from chatparse import _workers
+        print(_workers.start_method())
+        release = threading.Event()
+        thread = threading.Thread(target=release.wait)
+        thread.start()
+        print(_workers.start_method())
+        release.set()
+        thread.join()
+        """
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert process.stdout.split() == ["fork", "forkserver"]

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         SourceUnavailableError,
         UnavailableCause,
         UnsupportedInputError,
+        WorkersCannotStartError,
     )
     from chatparse.host import Host
     from chatparse.model import (
@@ -94,6 +95,7 @@ __all__ = [
     "UnsupportedInputError",
     "Usage",
     "UsageRow",
+    "WorkersCannotStartError",
     "__version__",
     "adapter_names",
     "count_redactions",
@@ -135,6 +137,7 @@ _HOMES = {
         "SourceUnavailableError",
         "UnavailableCause",
         "UnsupportedInputError",
+        "WorkersCannotStartError",
     ),
     "chatparse.host": ("Host",),
     "chatparse.model": (

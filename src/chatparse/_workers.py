@@ -16,7 +16,11 @@ What one process does, this does too:
 * a worker process that dies (a crash in native code, ``os._exit`` in a plugin) loses only its
   conversation: the batches it held are parsed again one conversation a task in a fresh pool,
   and the one that kills its worker again is reported as failed;
-* Ctrl-C, or closing the iterator early, cancels what is queued and stops every worker.
+* Ctrl-C, or closing the iterator early, cancels what is queued and stops every worker;
+* workers that cannot start at all (under ``spawn``, a script that starts them without an
+  ``if __name__ == "__main__":`` guard) raise
+  :class:`~chatparse.errors.WorkersCannotStartError`, rather than failing every conversation
+  one by one.
 
 What is done with each conversation can be done in the worker too (``then``): the command
 line's ``export --workers`` renders there and ``usage --workers`` keeps only the usage, so what
@@ -38,12 +42,13 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Final, Generic, TypeVar
 
 from attrs import frozen
 
 from chatparse._batch import Failure, iter_results_then
-from chatparse.errors import ParseWarning
+from chatparse.errors import ParseWarning, WorkersCannotStartError
 from chatparse.model import ConversationMeta, ParsedConversation
 
 __all__ = [
@@ -61,11 +66,34 @@ BATCH_BYTES: Final = 8 * 1024 * 1024
 """A batch takes no further file once its files' sizes would add up past this; a larger file
 is alone in its batch, with the other conversations it holds."""
 START_METHOD: str | None = None
-"""The ``multiprocessing`` start method of the pool; ``None``: ``forkserver`` where the platform
-has it (a process that already runs threads, as a pool's own does, must not ``fork``: Python
-3.12 warns that the child may deadlock), else the platform's default (``spawn``)."""
+"""The ``multiprocessing`` start method of the pool; ``None`` chooses (see :func:`start_method`)."""
 
 _IN_FLIGHT_PER_WORKER: Final = 2
+
+
+def start_method() -> str | None:
+    """The pool's start method: :data:`START_METHOD` when set, else the safest fast one.
+
+    ``fork`` when this process has no other thread: the workers start with what this process
+    has imported already, instead of importing chatparse again each (a fork copies only the
+    calling thread, so with another thread running, a lock it held stays locked in the child:
+    Python 3.12 warns). Otherwise ``forkserver`` where the platform has it, else its default
+    (``spawn``).
+    """
+    if START_METHOD is not None:
+        return START_METHOD
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and _only_thread():
+        return "fork"
+    return "forkserver" if "forkserver" in methods else None
+
+
+def _only_thread() -> bool:
+    """Whether this process runs one thread, counting native ones (known on Linux only)."""
+    try:
+        return sum(1 for _thread in Path("/proc/self/task").iterdir()) == 1
+    except OSError:
+        return False
 
 
 @frozen
@@ -98,6 +126,10 @@ def _work(
         tuple(_picklable(result) for result in results),
         tuple(_Warning(w.category, str(w.message)) for w in caught),
     )
+
+
+def _started() -> None:
+    """A task that does nothing: it succeeds when a worker could start."""
 
 
 def _picklable(result: _T | Failure) -> _T | Failure:
@@ -183,10 +215,7 @@ class _Pool(Generic[_T]):
         self.executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        method = START_METHOD
-        if method is None and "forkserver" in multiprocessing.get_all_start_methods():
-            method = "forkserver"
-        context = multiprocessing.get_context(method)
+        context = multiprocessing.get_context(start_method())
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
     def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome[_T]]:
@@ -218,6 +247,7 @@ class _Pool(Generic[_T]):
         """
         for batch in suspects:
             self._replace_executor()
+            self._check_started()
             try:
                 yield self.executor.submit(_work, batch, self.then).result()
                 continue
@@ -230,6 +260,13 @@ class _Pool(Generic[_T]):
                 except BrokenProcessPool:
                     yield _Outcome((Failure(meta, "its worker process died"),), ())
         self._replace_executor()
+
+    def _check_started(self) -> None:
+        """Raise :class:`~chatparse.errors.WorkersCannotStartError` if a fresh pool cannot start."""
+        try:
+            self.executor.submit(_started).result()
+        except BrokenProcessPool:
+            raise WorkersCannotStartError from None
 
     def _replace_executor(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

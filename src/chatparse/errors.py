@@ -37,6 +37,7 @@ __all__ = [
     "SourceUnavailableError",
     "UnavailableCause",
     "UnsupportedInputError",
+    "WorkersCannotStartError",
 ]
 
 
@@ -296,6 +297,25 @@ class ModelError(ChatparseError, ValueError):
         super().__init__(
             f"cannot read {what}: {details}. The data was not written by chatparse.to_dict, "
             "or was edited or truncated after it was."
+        )
+
+
+class WorkersCannotStartError(ChatparseError, RuntimeError):
+    """No worker process of ``workers=N`` could start, so no conversation can be parsed in one.
+
+    The workers' own error is printed by them (on standard error). The usual cause: under the
+    ``spawn`` and ``forkserver`` start methods, the script that asks for workers does not start
+    them under ``if __name__ == "__main__":``.
+
+    .. versionadded:: 0.2
+    """
+
+    def __init__(self) -> None:
+        self._keep()
+        super().__init__(
+            "worker processes could not start (their own error is printed above); under the "
+            "'spawn' and 'forkserver' start methods, the script that asks for workers must "
+            'start them under `if __name__ == "__main__":`'
         )
 
 

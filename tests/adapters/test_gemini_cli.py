@@ -232,8 +232,12 @@ PROVIDERS = {"gemini": GEMINI_API, "openai": OPENAI_COMPATIBLE}
 
 
 def usage_of(raw: dict[str, int], provider: str) -> tuple[int | None, ...]:
-    usage = read_usage(raw, "gemini-cli", thoughts_in_output=PROVIDERS[provider], dedup_key="k")
+    problems: list[str] = []
+    usage = read_usage(
+        raw, "gemini-cli", thoughts_in_output=PROVIDERS[provider], dedup_key="k", problems=problems
+    )
     assert usage is not None
+    assert bool(problems) == (raw.get("cached", 0) > raw["input"] + raw.get("tool", 0))
     fields = ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens")
     return tuple(getattr(usage, name) for name in fields)
 
@@ -270,11 +274,26 @@ def test_counters_take_the_shared_meaning(
 
 def test_a_response_without_counters_has_no_usage() -> None:
     """No counter at all is no usage, never zeros."""
-    assert (
-        read_usage({"total": 3}, "gemini-cli", thoughts_in_output=GEMINI_API, dedup_key=None)
-        is None
+    for raw in ({"total": 3}, None):
+        problems: list[str] = []
+        usage = read_usage(
+            raw, "gemini-cli", thoughts_in_output=GEMINI_API, dedup_key=None, problems=problems
+        )
+        assert usage is None
+        assert problems == []
+
+
+def test_a_cached_part_larger_than_the_prompt_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    """Damaged counters keep the one meaning, and the conversation says what was left out."""
+    tokens = {"input": 10, "output": 1, "cached": 50, "total": 11}
+    conversation = parse_log(
+        tmp_path, [header(), user("u1", "hi"), answer("a1", "hello", tokens=tokens)]
     )
-    assert read_usage(None, "gemini-cli", thoughts_in_output=GEMINI_API, dedup_key=None) is None
+    (usage,) = [m.usage for m in conversation.messages if m.usage is not None]
+    assert (usage.input_tokens, usage.cache_read_tokens) == (10, None)
+    assert conversation.diagnostics.warnings == (
+        "message a1: cache reads and writes (50) exceed input_tokens (10); left out",
+    )
 
 
 # --- where it looks ---

@@ -107,6 +107,24 @@ def test_an_answer_whose_counts_disagree_does_not_claim_the_response(tmp_path: P
     assert usages(conversation) == [(tel, 100, 10), ("r03", 500, 50)]
 
 
+def test_a_cached_part_larger_than_the_prompt_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    """Damaged counters, in the telemetry or in an answer's own, are named, not kept."""
+    records = Records()
+    records.user("q")
+    records.response("c1", 100, 10, cached_content_token_count=400)
+    records.answer("a")
+    records.user("again")
+    damaged = {"promptTokenCount": 20, "candidatesTokenCount": 5, "cachedContentTokenCount": 30}
+    records.answer("b", usage=damaged)
+    conversation = parse(records, tmp_path)
+    assert [m.usage.cache_read_tokens for m in conversation.messages if m.usage] == [None, None]
+    assert usages(conversation) == [("r03", 100, 10), ("r05", 20, 5)]
+    assert sorted(conversation.diagnostics.warnings) == [
+        "line 2: cache reads and writes (400) exceed input_tokens (100); left out",
+        "line 5: cache reads and writes (30) exceed input_tokens (20); left out",
+    ]
+
+
 def test_the_last_response_waits_for_its_answer(tmp_path: Path) -> None:
     """A response at the end of the file makes no message; its answer, once written, claims it."""
     records = Records()

@@ -181,9 +181,16 @@ def _gemini(messages: Messages, ident: str, copy: Copy) -> None:
     messages.fill(draft, parts)
     draft.thinking = parts.thoughts or _thought_summaries(record)
     draft.model = as_nonempty_text(record.get("model"))
+    problems: list[str] = []
     draft.usage = read_usage(
-        record.get("tokens"), "gemini-cli", thoughts_in_output=GEMINI_API, dedup_key=ident
+        record.get("tokens"),
+        "gemini-cli",
+        thoughts_in_output=GEMINI_API,
+        dedup_key=ident,
+        problems=problems,
     )
+    for problem in problems:
+        messages.ledger.warn(f"message {ident}: {problem}")
     _calls(messages, draft, copy, parts)
     messages.ledger.use(copy.writes)
 

@@ -129,9 +129,16 @@ def _answer_turn(reading: QwenReading, line: Line, record: dict[str, Any]) -> No
     draft = reading.add(line, record, "assistant", "message", parts)
     draft.model = as_nonempty_text(record.get("model")) or draft.model
     uuid = as_nonempty_text(record.get("uuid"))
+    problems: list[str] = []
     own = read_usage(
-        record.get("usageMetadata"), "api", thoughts_in_output=OPENAI_COMPATIBLE, dedup_key=uuid
+        record.get("usageMetadata"),
+        "api",
+        thoughts_in_output=OPENAI_COMPATIBLE,
+        dedup_key=uuid,
+        problems=problems,
     )
+    for problem in problems:
+        reading.ledger.warn(f"line {line.line_no}: {problem}")
     draft.usage = own or draft.usage
     for call in parts.calls:
         name = as_nonempty_text(call.get("name")) or "unknown"

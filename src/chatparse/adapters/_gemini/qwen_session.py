@@ -75,20 +75,25 @@ def _keep(reading: QwenReading, line: Line, kind: str) -> None:
     )
 
 
-def _usage(response: Response) -> Usage | None:
-    return read_usage(
+def _usage(reading: QwenReading, response: Response) -> Usage | None:
+    problems: list[str] = []
+    usage = read_usage(
         response.event,
         "qwen-telemetry",
         thoughts_in_output=OPENAI_COMPATIBLE,
         dedup_key=response.record,
+        problems=problems,
     )
+    for problem in problems:
+        reading.ledger.warn(f"line {response.line}: {problem}")
+    return usage
 
 
 def _settle_telemetry(reading: QwenReading) -> None:
     """Give each response its message, and each tool event its call (or skip it)."""
     made: dict[str, Draft] = {}  # response id -> the message the last such response made
     for response in reading.responses:
-        usage = _usage(response)
+        usage = _usage(reading, response)
         if response.answer is not None:
             response.answer.usage = usage or response.answer.usage
         elif response is reading.pending:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from chatparse.adapter import as_count, new_usage
+from chatparse.adapter import as_count, new_usage, parts_within_wholes
 from chatparse.model import Usage
 
 __all__ = ["GEMINI_API", "OPENAI_COMPATIBLE", "SPELLINGS", "read_usage"]
@@ -77,11 +77,14 @@ def read_usage(
     *,
     thoughts_in_output: bool,
     dedup_key: str | None,
+    problems: list[str],
 ) -> Usage | None:
     """The usage of one response from its counters (``raw``), or ``None`` when it has none.
 
     ``spelling`` is a key of :data:`SPELLINGS`; ``thoughts_in_output`` is the source's usual
-    provider (:data:`GEMINI_API` or :data:`OPENAI_COMPATIBLE`).
+    provider (:data:`GEMINI_API` or :data:`OPENAI_COMPATIBLE`). A damaged counter that would
+    break the one meaning (a cached part larger than the prompt) is left out and described in
+    ``problems``.
     """
     if not isinstance(raw, Mapping):
         return None
@@ -94,16 +97,10 @@ def read_usage(
         counts, thoughts_in_output=thoughts_in_output
     ):
         output += thoughts or 0
-    # Damaged counters must not break the one meaning: a cached part larger than the whole, or
-    # reasoning larger than the output, is no part of it.
-    if cached is not None and input_tokens is not None and cached > input_tokens:
-        cached = None
-    if thoughts is not None and output is not None and thoughts > output:
-        thoughts = None
-    return new_usage(
-        input_tokens=input_tokens,
-        output_tokens=output,
-        cache_read_tokens=cached,
-        reasoning_tokens=thoughts,
-        dedup_key=dedup_key,
-    )
+    counts = {
+        "input_tokens": input_tokens,
+        "output_tokens": output,
+        "cache_read_tokens": cached,
+        "reasoning_tokens": thoughts,
+    }
+    return new_usage(**parts_within_wholes(counts, problems), dedup_key=dedup_key)
