@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import chatparse
-from chatparse import _api, registry
+from chatparse import registry
 from chatparse._collector import YOUNG_THRESHOLD_WHILE_PARSING
 from chatparse.errors import (
     AdapterNotFoundError,
@@ -95,7 +95,7 @@ def test_a_skipped_conversation_is_reported_at_the_callers_line(
 def test_work_that_fails_after_the_parse_is_that_conversations_failure(
     notes_home: chatparse.Host,
 ) -> None:
-    """each_conversation(then): in this process too, an exception in then skips, or raises."""
+    """map_conversations(func): in this process too, an exception in then skips, or raises."""
 
     def then(conversation: ParsedConversation) -> str:
         if conversation.id == "a":
@@ -103,10 +103,10 @@ def test_work_that_fails_after_the_parse_is_that_conversations_failure(
         return conversation.id
 
     with pytest.warns(ParseWarning, match=r"notes conversation a .*LookupError: then failed"):
-        ids = list(_api.each_conversation(then, notes_home, sources=["notes"]))
+        ids = list(chatparse.map_conversations(then, notes_home, sources=["notes"]))
     assert ids == ["b"]
     with pytest.raises(LookupError, match="then failed on a"):
-        list(_api.each_conversation(then, notes_home, sources=["notes"], errors="raise"))
+        list(chatparse.map_conversations(then, notes_home, sources=["notes"], errors="raise"))
 
 
 def test_iter_conversations_can_raise(notes_home: chatparse.Host) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import chatparse
-from chatparse import Host, ParsedConversation, ParseWarning, SkippedSourceWarning, _api, registry
+from chatparse import Host, ParsedConversation, ParseWarning, SkippedSourceWarning, registry
 from chatparse import _workers as workers_module
 from chatparse._batch import Failure
 
@@ -159,9 +159,9 @@ def test_a_dead_worker_loses_only_its_conversation(crashy: Path) -> None:
 
 @pytest.mark.usefixtures("start_method")
 def test_work_done_in_the_workers_sends_back_only_its_result(crashy: Path) -> None:
-    """each_conversation(then, workers=2): then's results, in the one-process order."""
+    """map_conversations(func, workers=2): then's results, in the one-process order."""
     host = Host(home=crashy, env={}, platform="linux")
-    keys = list(_api.each_conversation(operator.attrgetter("source", "id"), host, workers=2))
+    keys = list(chatparse.map_conversations(operator.attrgetter("source", "id"), host, workers=2))
     assert keys == [(c.source, c.id) for c in parse_all(crashy)]
 
 
@@ -301,3 +301,12 @@ def test_workers_fork_only_when_no_other_thread_runs() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
     )
     assert process.stdout.split() == ["fork", "forkserver"]
+
+
+def test_map_conversations_refuses_a_function_that_cannot_reach_the_workers(crashy: Path) -> None:
+    host = Host(home=crashy, env={}, platform="linux")
+    with pytest.raises(TypeError, match="func must pickle to run in the worker processes"):
+        chatparse.map_conversations(lambda c: c.id, host, workers=2)
+    # In this process any callable will do.
+    here = list(chatparse.map_conversations(lambda c: c.id, host, sources=["crashy"]))
+    assert here == [c.id for c in parse_all(crashy) if c.source == "crashy"]

@@ -21,7 +21,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from chatparse._api import detect, iter_conversations, parse, parse_path, scan
+    from chatparse._api import (
+        detect,
+        iter_conversations,
+        map_conversations,
+        parse,
+        parse_path,
+        scan,
+    )
     from chatparse._streaming import iter_messages
     from chatparse.adapter import SourceAdapter
     from chatparse.errors import (
@@ -106,6 +113,7 @@ __all__ = [
     "get_redactor",
     "iter_conversations",
     "iter_messages",
+    "map_conversations",
     "parse",
     "parse_path",
     "redact",
@@ -117,7 +125,14 @@ __all__ = [
 ]
 
 _HOMES = {
-    "chatparse._api": ("detect", "iter_conversations", "parse", "parse_path", "scan"),
+    "chatparse._api": (
+        "detect",
+        "iter_conversations",
+        "map_conversations",
+        "parse",
+        "parse_path",
+        "scan",
+    ),
     "chatparse._streaming": ("iter_messages",),
     "chatparse.adapter": ("SourceAdapter",),
     "chatparse.errors": (

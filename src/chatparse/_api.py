@@ -8,6 +8,7 @@ While a parse runs, the garbage collector is paced for it: see :mod:`chatparse._
 from __future__ import annotations
 
 import os
+import pickle
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -15,12 +16,11 @@ from typing import Final, Literal, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import batch_parse_function
+from chatparse._batch import Failure, batch_parse_function, iter_results_then, raise_or_warn
 from chatparse._collector import pacing
 from chatparse.adapter import PathSniffer, Peeker, SourceAdapter
 from chatparse.errors import (
     ChatparseWarning,
-    ParseWarning,
     SourceUnavailableError,
     UnsupportedInputError,
 )
@@ -32,8 +32,8 @@ __all__ = [
     "PYTHON_ADVICE",
     "PathAdvice",
     "detect",
-    "each_conversation",
     "iter_conversations",
+    "map_conversations",
     "parse",
     "parse_path",
     "parse_path_advising",
@@ -166,32 +166,73 @@ def iter_conversations(
     """
     # Returned, not yielded from: no frame of ours between the caller and the generator, so a
     # ParseWarning points at the caller's loop.
-    return each_conversation(_itself, host, sources=sources, errors=errors, workers=workers)
+    return map_conversations(_itself, host, sources=sources, errors=errors, workers=workers)
 
 
 def _itself(conversation: ParsedConversation) -> ParsedConversation:
     return conversation
 
 
-def each_conversation(
-    then: Callable[[ParsedConversation], _T],
+def map_conversations(
+    func: Callable[[ParsedConversation], _T],
     host: Host | None = None,
     *,
     sources: Iterable[str] | str | None = None,
     errors: Literal["warn", "raise"] = "warn",
     workers: int | None = None,
 ) -> Iterator[_T]:
-    """:func:`iter_conversations`, with ``then`` applied to each conversation where it is parsed.
+    """``func`` of every conversation :func:`iter_conversations` gives, done where it is parsed.
 
-    With ``workers``, ``then`` runs in the worker, so only its result is sent back (it must
-    pickle: a module-level function or a :func:`functools.partial` of one). Wherever it runs, an
-    exception it raises fails that conversation as a failed parse does (``errors``).
+    The same as ``map(func, iter_conversations(...))``, in the same order, with one difference
+    that matters with ``workers``: ``func`` runs in the worker process that parsed the
+    conversation, so only its result comes back to this process. A whole conversation costs
+    about as much to send back as to parse; a summary, a row or rendered bytes cost little, which
+    is what makes the workers pay (see ``docs/scale-out.md``).
+
+    Wherever ``func`` runs, an exception it raises fails that conversation as a failed parse
+    does (``errors``).
+
+    Args:
+        func: Called with each conversation. With ``workers``, it must pickle: a module-level
+            function, or a :func:`functools.partial` of one (not a lambda or a nested function).
+        host: As :func:`iter_conversations`.
+        sources: As :func:`iter_conversations`.
+        errors: As :func:`iter_conversations`.
+        workers: As :func:`iter_conversations`.
+
+    Raises:
+        TypeError: ``workers`` asks for other processes and ``func`` cannot be sent to them.
+
+    .. versionadded:: 0.2
     """
     if errors not in ("warn", "raise"):
         msg = f"errors must be 'warn' or 'raise', got {errors!r}"
         raise ValueError(msg)
     count = worker_count(workers)
-    found = list(_detect_with(host or Host(), sources))
+    if count > 1:
+        _check_picklable(func)
+    return _map(func, host or Host(), sources, errors, count)
+
+
+def _check_picklable(func: Callable[..., object]) -> None:
+    try:
+        pickle.dumps(func)
+    except Exception as exc:
+        msg = (
+            f"func must pickle to run in the worker processes (a module-level function, or a "
+            f"functools.partial of one), and {func!r} does not: {type(exc).__name__}: {exc}"
+        )
+        raise TypeError(msg) from exc
+
+
+def _map(
+    then: Callable[[ParsedConversation], _T],
+    host: Host,
+    sources: Iterable[str] | str | None,
+    errors: Literal["warn", "raise"],
+    count: int,
+) -> Iterator[_T]:
+    found = list(_detect_with(host, sources))
     if count == 1:
         yield from _parse_here(found, errors, then)
         return
@@ -221,28 +262,15 @@ def worker_count(workers: int | None) -> int:
 def _parse_here(
     found: Iterable[SourceInfo], errors: str, then: Callable[[ParsedConversation], _T]
 ) -> Iterator[_T]:
-    for info in found:
-        adapter = get_adapter(info.source)
-        # One parsing() block per source, around its whole scan: an adapter whose conversations
-        # share a store keeps it open from the first parse to the last, and closes it when the
-        # block ends, also when the caller stops iterating early (GeneratorExit).
-        with batch_parse_function(adapter) as parse_one:
-            for meta in adapter.scan(info):
-                try:
-                    with pacing():
-                        conversation = parse_one(meta)
-                    result = then(conversation)
-                except Exception as exc:
-                    if errors == "raise":
-                        raise
-                    warnings.warn(
-                        f"skipped {meta.source} conversation {meta.id} ({meta.path}): "
-                        f"{type(exc).__name__}: {exc}",
-                        ParseWarning,
-                        stacklevel=3,
-                    )
-                    continue
-                yield result
+    # Each source's conversations are parsed in one parsing() block around its whole scan: an
+    # adapter whose conversations share a store keeps it open from the first parse to the last,
+    # and closes it when the block ends, also when the caller stops early (GeneratorExit).
+    metas = (meta for info in found for meta in get_adapter(info.source).scan(info))
+    for _meta, result in iter_results_then(metas, then):
+        if isinstance(result, Failure):
+            raise_or_warn(result, errors)
+        else:
+            yield result
 
 
 def _sniffers(source: str | None) -> list[tuple[SourceAdapter, PathSniffer]]:

@@ -29,6 +29,7 @@ __all__ = [
     "iter_parse_results",
     "iter_results_then",
     "parse_batch",
+    "raise_or_warn",
     "try_parse_batch",
 ]
 
@@ -121,6 +122,17 @@ def parse_batch(metas: Sequence[ConversationMeta]) -> list[ParsedConversation]:
         else:
             conversations.append(result)
     return conversations
+
+
+def raise_or_warn(failure: Failure, errors: str) -> None:
+    """Report a failed conversation as ``errors`` asks: its exception raised, or a warning.
+
+    The warning points at the caller's loop when this is called from a generator that
+    :func:`chatparse.map_conversations` returns, the way ``iter_conversations`` is consumed.
+    """
+    if errors == "raise":
+        raise failure.exception or RuntimeError(failure.error)
+    warnings.warn(failure.warning(), ParseWarning, stacklevel=4)
 
 
 def _describe(exc: BaseException) -> str:

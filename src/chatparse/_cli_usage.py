@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, host: Host, out: TextIO, err: TextIO) -> int:
     """Print the report (a table, or with ``--json`` one JSON object per row)."""
     prices = PriceTable.from_litellm(args.prices) if args.prices else None
     zone: tzinfo | None = UTC if args.utc else None
-    conversations = _api.each_conversation(
+    conversations = _api.map_conversations(
         usage_only, host, sources=args.source, workers=args.workers
     )
     rows = usage_report(

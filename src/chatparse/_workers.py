@@ -47,8 +47,8 @@ from typing import Final, Generic, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import Failure, iter_results_then
-from chatparse.errors import ParseWarning, WorkersCannotStartError
+from chatparse._batch import Failure, iter_results_then, raise_or_warn
+from chatparse.errors import WorkersCannotStartError
 from chatparse.model import ConversationMeta, ParsedConversation
 
 __all__ = [
@@ -172,7 +172,7 @@ def parse_in_workers(
     """``then`` of the conversations of ``metas``, parsed by ``workers`` processes, in order."""
     for result in results_in_workers(metas, workers, then):
         if isinstance(result, Failure):
-            _fail(result, errors)
+            raise_or_warn(result, errors)
         else:
             yield result
 
@@ -198,12 +198,6 @@ def results_in_workers(
         finished = True
     finally:
         pool.close(wait=finished)
-
-
-def _fail(failure: Failure, errors: str) -> None:
-    if errors == "raise":
-        raise failure.exception or RuntimeError(failure.error)
-    warnings.warn(failure.warning(), ParseWarning, stacklevel=4)
 
 
 class _Pool(Generic[_T]):

@@ -97,10 +97,19 @@ def read_usage(
         counts, thoughts_in_output=thoughts_in_output
     ):
         output += thoughts or 0
-    counts = {
-        "input_tokens": input_tokens,
-        "output_tokens": output,
-        "cache_read_tokens": cached,
-        "reasoning_tokens": thoughts,
-    }
-    return new_usage(**parts_within_wholes(counts, problems), dedup_key=dedup_key)
+    kept = parts_within_wholes(
+        {
+            "input_tokens": input_tokens,
+            "output_tokens": output,
+            "cache_read_tokens": cached,
+            "reasoning_tokens": thoughts,
+        },
+        problems,
+    )
+    return new_usage(
+        input_tokens=kept["input_tokens"],
+        output_tokens=kept["output_tokens"],
+        cache_read_tokens=kept["cache_read_tokens"],
+        reasoning_tokens=kept["reasoning_tokens"],
+        dedup_key=dedup_key,
+    )
