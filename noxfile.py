@@ -108,6 +108,8 @@ EXTRA_TESTS = [
     "tests/test_interop_validation.py",
     "tests/test_redact_plugins.py",
     "tests/test_cli_usage_export.py",
+    "tests/adapters/test_zed.py",
+    "tests/adapters/test_zed_corpus.py",
 ]
 """The tests of features behind optional extras; elsewhere they skip, saying which extra."""
 
@@ -118,12 +120,16 @@ def extras(session: nox.Session) -> None:
 
     Arrow and Parquet (read back by DuckDB), Dask on a local process cluster, Ray on a local
     two-CPU instance, OpenTelemetry spans (sent over OTLP/HTTP to a local receiver), detect-secrets
-    behind the ``detect-secrets`` redactor. The exports
+    behind the ``detect-secrets`` redactor, Zed's zstd threads decompressed. The exports
     are checked against independent implementations of their formats, installed for the tests
     only: the ``atif`` package's ATIF v1.7 models and the ``openai`` package's message types.
     """
     session.install(
-        ".[fast,arrow,dask,ray,otel,redact]", "duckdb", "atif>=1.7,<1.8", "openai>=1", *TEST_DEPS
+        ".[fast,arrow,dask,ray,otel,redact,zstd]",
+        "duckdb",
+        "atif>=1.7,<1.8",
+        "openai>=1",
+        *TEST_DEPS,
     )
     session.run("pytest", *EXTRA_TESTS, "-p", "no:cacheprovider", *session.posargs)
 

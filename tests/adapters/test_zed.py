@@ -115,6 +115,7 @@ def test_zstd_threads_without_a_decoder_are_listed_and_explained(
     assert conversation.messages == ()
     assert conversation.diagnostics.skipped == {"zstd thread data not read": 1}
     assert conversation.diagnostics.warnings == (f"messages not read: {NO_ZSTD}",)
+    assert "pip install 'chatparse[zstd]'" in NO_ZSTD
     lines = list(adapter.explain(Host(home=tmp_path, env={}, platform="linux")))
     assert any(
         "1 thread(s) (1 zstd); the 1 zstd thread(s) are listed but not read" in line

@@ -5,10 +5,10 @@ compressed as one zstd frame (``zstd``, what Zed writes today). The blob's own f
 which it is (a zstd frame starts with ``28 b5 2f fd``); ``data_type`` is used only when they do
 not.
 
-zstd is in the standard library from Python 3.14 (:mod:`compression.zstd`, PEP 784). chatparse
-adds no dependency for it: on an older Python the ``backports.zstd`` package, with the same
-interface, is used when it is installed, and otherwise a compressed thread is listed but its
-messages are not read, and ``doctor`` and the conversation's diagnostics say why.
+zstd is in the standard library from Python 3.14 (:mod:`compression.zstd`, PEP 784). On an older
+Python the ``backports.zstd`` package, with the same interface, is used when it is installed
+(the ``zstd`` extra installs it there, and nothing on 3.14), and otherwise a compressed thread is
+listed but its messages are not read, and ``doctor`` and the conversation's diagnostics say why.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ MAX_THREAD_BYTES: Final = 512 * 1024 * 1024
 _ZSTD_MODULES: Final = ("compression.zstd", "backports.zstd")
 NO_ZSTD: Final = (
     "the thread is zstd-compressed and this Python has no zstd decoder "
-    "(Python 3.14 and later have one; on older versions install backports.zstd)"
+    "(Python 3.14 and later have one; on older versions: pip install 'chatparse[zstd]')"
 )
 
 
