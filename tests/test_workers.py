@@ -247,6 +247,45 @@ def test_ctrl_c_stops_every_worker(crashy: Path) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_workers_start_with_the_default_signal_handlers(crashy: Path) -> None:
+    """A forked worker does not keep its parent's SIGTERM handler (the command line's).
+
+    It would keep the worker alive when the pool is closed.
+    """
+    write(crashy, "hang", "hang")
+    script = textwrap.dedent(
+        f"""
+        import signal
+        import chatparse
+        from chatparse import Host
+        signal.signal(signal.SIGTERM, lambda signum, frame: None)
+        host = Host(home={str(crashy)!r}, env={{}}, platform="linux")
+        for c in chatparse.iter_conversations(host, sources=["crashy"], workers=2):
+            pass
+        """
+    )
+    # Not a pipe: a worker left behind would hold it open, and reading it would never end.
+    errors = crashy / "stderr.txt"
+    with errors.open("wb") as stderr:
+        process = subprocess.Popen([sys.executable, "-c", script], stderr=stderr)
+    started = crashy / "crashy" / "hang.txt.started"
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists():
+            assert process.poll() is None, errors.read_text()
+            assert time.monotonic() < deadline, "the hanging conversation never started"
+            time.sleep(0.05)
+        worker = int(started.read_text())
+        status = Path(f"/proc/{worker}/status").read_text()
+        caught = int(status.split("SigCgt:")[1].split()[0], 16)  # handled signals, as a mask
+        assert not caught & (1 << (signal.SIGTERM - 1))
+        assert caught & (1 << (signal.SIGINT - 1))  # Python's own: KeyboardInterrupt
+    finally:
+        process.send_signal(signal.SIGINT)  # the pool stops its workers
+        process.wait(timeout=60)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -257,20 +296,33 @@ def _alive(pid: int) -> bool:
     return not (status.exists() and "\nState:\tZ" in status.read_text())
 
 
-def test_workers_that_cannot_start_say_so_at_once(tmp_path: Path) -> None:
-    """A script without the ``__main__`` guard under ``spawn``: one clear error.
+@pytest.mark.parametrize(
+    "start",
+    [
+        '_workers.START_METHOD = "spawn"',
+        # With a thread running, the pool is started by forkserver, whose server runs this
+        # script again: it must not fork its own workers there (and do the job twice).
+        "threading.Thread(target=threading.Event().wait, daemon=True).start()",
+    ],
+    ids=["spawn", "a-thread-runs"],
+)
+def test_workers_that_cannot_start_say_so_at_once(tmp_path: Path, start: str) -> None:
+    """A script without the ``__main__`` guard: one clear error.
 
     Not a failure per conversation, after a fresh pool for each.
     """
+    if "Thread" in start and "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no forkserver on this platform")
     script = tmp_path / "no_guard.py"
     script.write_text(
         textwrap.dedent(
             f"""
+            import threading
             import chatparse
             from chatparse import Host, _workers
-            _workers.START_METHOD = "spawn"
+            {start}
             host = Host(home={str(DEMO)!r}, env={{}}, platform="linux")
-            print(len(list(chatparse.iter_conversations(host, workers=2))))
+            print("parsed", len(list(chatparse.iter_conversations(host, workers=2))))
             """
         )
     )
@@ -280,6 +332,7 @@ def test_workers_that_cannot_start_say_so_at_once(tmp_path: Path) -> None:
     assert process.returncode != 0
     assert b"WorkersCannotStartError: worker processes could not start" in process.stderr
     assert b"ParseWarning" not in process.stderr
+    assert b"parsed" not in process.stdout
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="threads counted on Linux only")

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import signal
+import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -82,18 +84,60 @@ def start_method() -> str | None:
     """
     if START_METHOD is not None:
         return START_METHOD
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and _only_thread():
+    if _can_fork():
         return "fork"
-    return "forkserver" if "forkserver" in methods else None
+    return _without_fork()
+
+
+def _without_fork() -> str | None:
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else None
+
+
+def _can_fork() -> bool:
+    """Whether ``fork`` is safe here: one thread, and not a new process still starting.
+
+    A process of ``spawn`` or ``forkserver`` (the fork server too) runs the calling script as
+    it starts; ``multiprocessing`` refuses to start processes from there (the script lacks the
+    ``__main__`` guard), but only for its other start methods: with ``fork`` the script's work
+    would run again inside that process.
+    """
+    # The attribute multiprocessing's own check reads (spawn._check_not_importing_main).
+    starting = getattr(multiprocessing.current_process(), "_inheriting", False)
+    return "fork" in multiprocessing.get_all_start_methods() and _only_thread() and not starting
 
 
 def _only_thread() -> bool:
     """Whether this process runs one thread, counting native ones (known on Linux only)."""
+    return _threads() == 1
+
+
+def _threads() -> int | None:
+    """This process's threads, native ones included; ``None`` where the system does not say."""
     try:
-        return sum(1 for _thread in Path("/proc/self/task").iterdir()) == 1
+        return sum(1 for _thread in Path("/proc/self/task").iterdir())
     except OSError:
-        return False
+        return None
+
+
+def _await_ended_threads() -> None:
+    """Wait, a second at most, until the threads of a pool just shut down have ended.
+
+    ``Thread.join()`` returns just before the system thread ends, and the next pool should not
+    fork while it is still counted.
+    """
+    deadline = time.monotonic() + 1.0
+    while _threads() not in (1, None) and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def _default_signals() -> None:
+    """Run in each worker as it starts: the signal handlers of a new interpreter.
+
+    A forked worker inherits this process's; the command line's, which let an export end
+    cleanly on SIGTERM, would keep a worker from stopping when the pool is closed.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @frozen
@@ -126,10 +170,6 @@ def _work(
         tuple(_picklable(result) for result in results),
         tuple(_Warning(w.category, str(w.message)) for w in caught),
     )
-
-
-def _started() -> None:
-    """A task that does nothing: it succeeds when a worker could start."""
 
 
 def _picklable(result: _T | Failure) -> _T | Failure:
@@ -206,11 +246,25 @@ class _Pool(Generic[_T]):
     def __init__(self, workers: int, then: Callable[[ParsedConversation], _T]) -> None:
         self.workers = workers
         self.then = then
-        self.executor = self._new_executor()
+        self.method = start_method()
+        self.executor, self.probe = self._new_executor()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context(start_method())
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+    def _new_executor(self) -> tuple[ProcessPoolExecutor, Future[_Outcome[_T]]]:
+        """A pool, started at once, and its first task (an empty batch: ``then`` loaded).
+
+        Started at once, so that a ``fork`` happens right after :func:`start_method` counted
+        the threads, before the scan can start one. Every pool of a run starts the same way,
+        unless a thread started since makes ``fork`` unsafe.
+        """
+        method = self.method
+        if method == "fork" and START_METHOD is None and not _can_fork():
+            method = _without_fork()
+        executor = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_default_signals,
+        )
+        return executor, executor.submit(_work, [], self.then)
 
     def outcomes(self, work: Iterator[list[ConversationMeta]]) -> Iterator[_Outcome[_T]]:
         """One outcome per batch of ``work``, in order, with a bounded number in flight."""
@@ -256,15 +310,22 @@ class _Pool(Generic[_T]):
         self._replace_executor()
 
     def _check_started(self) -> None:
-        """Raise :class:`~chatparse.errors.WorkersCannotStartError` if a fresh pool cannot start."""
+        """Raise :class:`~chatparse.errors.WorkersCannotStartError` if a fresh pool is broken.
+
+        Its first task, with nothing else queued, failed: its workers cannot start, or cannot
+        load ``then``.
+        """
         try:
-            self.executor.submit(_started).result()
+            self.probe.result()
         except BrokenProcessPool:
             raise WorkersCannotStartError from None
 
     def _replace_executor(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = self._new_executor()
+        # Waited for, so that its threads are gone before the next pool forks.
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.method == "fork":
+            _await_ended_threads()
+        self.executor, self.probe = self._new_executor()
 
     def close(self, *, wait: bool) -> None:
         """Shut the pool down: gracefully after the last batch, else at once.

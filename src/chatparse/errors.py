@@ -301,11 +301,13 @@ class ModelError(ChatparseError, ValueError):
 
 
 class WorkersCannotStartError(ChatparseError, RuntimeError):
-    """No worker process of ``workers=N`` could start, so no conversation can be parsed in one.
+    """The worker processes of ``workers=N`` cannot start, or cannot load what they must run.
 
-    The workers' own error is printed by them (on standard error). The usual cause: under the
-    ``spawn`` and ``forkserver`` start methods, the script that asks for workers does not start
-    them under ``if __name__ == "__main__":``.
+    The workers print their own error (on standard error). The usual causes, under the
+    ``spawn`` and ``forkserver`` start methods: the script that asks for workers does not start
+    them under ``if __name__ == "__main__":``, or the function given to
+    :func:`~chatparse.map_conversations` cannot be imported by them (it was defined in
+    ``python -c`` or a notebook rather than in a module).
 
     .. versionadded:: 0.2
     """
@@ -313,9 +315,10 @@ class WorkersCannotStartError(ChatparseError, RuntimeError):
     def __init__(self) -> None:
         self._keep()
         super().__init__(
-            "worker processes could not start (their own error is printed above); under the "
-            "'spawn' and 'forkserver' start methods, the script that asks for workers must "
-            'start them under `if __name__ == "__main__":`'
+            "worker processes could not start, or could not load the function they were given "
+            "(their own error is printed above); under the 'spawn' and 'forkserver' start "
+            'methods, start them under `if __name__ == "__main__":`, and give '
+            "map_conversations a function defined in a module the workers can import"
         )
 
 

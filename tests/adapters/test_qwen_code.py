@@ -123,6 +123,10 @@ def test_a_cached_part_larger_than_the_prompt_is_left_out_with_a_warning(tmp_pat
         "line 2: cache reads and writes (400) exceed input_tokens (100); left out",
         "line 5: cache reads and writes (30) exceed input_tokens (20); left out",
     ]
+    # A response still waiting for its answer makes nothing yet, and says nothing yet.
+    records.response("c2", 10, 1, cached_content_token_count=99)
+    waiting = parse(records, tmp_path)
+    assert waiting.diagnostics.warnings == conversation.diagnostics.warnings
 
 
 def test_the_last_response_waits_for_its_answer(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import sqlite3
@@ -129,6 +130,27 @@ def test_a_damaged_frame_is_malformed(tmp_path: Path) -> None:
     conversation = parse_all(tmp_path, ZedAdapter(decompress=unwrap))["a"]
     assert conversation.diagnostics.malformed == 1
     assert conversation.diagnostics.warnings == ("thread: not a readable zstd frame (bad frame)",)
+
+
+@pytest.mark.skipif(zstd_decoder() is None, reason="this Python has no zstd decoder")
+def test_a_real_zstd_frame_is_read(tmp_path: Path) -> None:
+    """The decoder this Python has (3.14's, or the zstd extra's) reads what zstd writes."""
+    zstd = next(
+        module
+        for module in map(_importable, ("compression.zstd", "backports.zstd"))
+        if module is not None
+    )
+    make_db(tmp_path, [("a", ZSTD, zstd.compress(json.dumps(THREAD).encode()), None)])
+    conversation = parse_all(tmp_path, ZedAdapter())["a"]
+    assert [m.text for m in conversation.messages] == ["hello", "hi"]
+    assert conversation.diagnostics.malformed == 0
+
+
+def _importable(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 @pytest.mark.skipif(zstd_decoder() is None, reason="this Python has no zstd decoder")

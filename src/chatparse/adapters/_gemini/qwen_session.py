@@ -93,12 +93,12 @@ def _settle_telemetry(reading: QwenReading) -> None:
     """Give each response its message, and each tool event its call (or skip it)."""
     made: dict[str, Draft] = {}  # response id -> the message the last such response made
     for response in reading.responses:
+        if response.answer is None and response is reading.pending:
+            reading.ledger.skip(_IN_PROGRESS)  # its answer may be the next line written
+            continue
         usage = _usage(reading, response)
         if response.answer is not None:
             response.answer.usage = usage or response.answer.usage
-        elif response is reading.pending:
-            reading.ledger.skip(_IN_PROGRESS)  # its answer may be the next line written
-            continue
         else:
             event = response.event
             draft = reading.new(
