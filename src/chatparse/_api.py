@@ -11,6 +11,7 @@ import os
 import pickle
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Final, Literal, TypeVar
 
@@ -266,11 +267,12 @@ def _parse_here(
     # adapter whose conversations share a store keeps it open from the first parse to the last,
     # and closes it when the block ends, also when the caller stops early (GeneratorExit).
     metas = (meta for info in found for meta in get_adapter(info.source).scan(info))
-    for _meta, result in iter_results_then(metas, then):
-        if isinstance(result, Failure):
-            raise_or_warn(result, errors)
-        else:
-            yield result
+    with closing(iter_results_then(metas, then)) as results:  # parsing() ends with the loop
+        for _meta, result in results:
+            if isinstance(result, Failure):
+                raise_or_warn(result, errors)
+            else:
+                yield result
 
 
 def _sniffers(source: str | None) -> list[tuple[SourceAdapter, PathSniffer]]:

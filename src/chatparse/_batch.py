@@ -10,7 +10,7 @@ reported and left out; the rest of the batch goes on.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import groupby
 from typing import TypeVar
@@ -88,7 +88,7 @@ def iter_parse_results(
 
 def iter_results_then(
     metas: Iterable[ConversationMeta], then: Callable[[ParsedConversation], _T]
-) -> Iterator[tuple[ConversationMeta, _T | Failure]]:
+) -> Generator[tuple[ConversationMeta, _T | Failure], None, None]:
     """:func:`iter_parse_results` with ``then`` applied to each conversation as it is parsed.
 
     An exception ``then`` raises is that conversation's :class:`Failure`, as a parse error is.
