@@ -8,7 +8,6 @@ While a parse runs, the garbage collector is paced for it: see :mod:`chatparse._
 from __future__ import annotations
 
 import os
-import pickle
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
@@ -216,6 +215,8 @@ def map_conversations(
 
 
 def _check_picklable(func: Callable[..., object]) -> None:
+    import pickle  # noqa: PLC0415 -- only workers= pays for it (a first use's import time)
+
     try:
         pickle.dumps(func)
     except Exception as exc:
