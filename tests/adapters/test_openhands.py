@@ -176,6 +176,25 @@ def test_a_cache_part_larger_than_the_prompt_is_left_out_with_a_warning(tmp_path
     assert any(w.endswith(expected) for w in parsed.diagnostics.warnings)
 
 
+def test_a_response_added_to_the_last_answer_keeps_parts_within_wholes(tmp_path: Path) -> None:
+    """A loose response with cache reads but no readable prompt count (damage).
+
+    Added to the last answer, the sum's cache part would exceed its prompt: it is left out, and
+    the conversation says so.
+    """
+    named = {**tokens("r1", 3000, 10), "cache_read_tokens": 3000}
+    loose = {**tokens("c1", 0, 5), "prompt_tokens": [[1]], "cache_read_tokens": 3000}
+    state = {"stats": {"usage_to_metrics": {"agent": {"token_usages": [named, loose]}}}}
+    conversation(default_root(tmp_path), [prompt("q"), answer("a", "r1")], state=state)
+    parsed = parse_one(tmp_path)  # checks the kit's invariants, cache within input among them
+    usage = parsed.messages[-1].usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (3000, 15, None)
+    assert "usage added to the last answer: cache reads and writes (6000) exceed input_tokens " in (
+        " ".join(parsed.diagnostics.warnings)
+    )
+
+
 def test_usage_without_any_answer_is_said_not_lost_silently(tmp_path: Path) -> None:
     state = {"stats": {"usage_to_metrics": {"agent": {"token_usages": [tokens("r1", 5, 1)]}}}}
     conversation(default_root(tmp_path), [prompt("only a prompt")], state=state)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatparse.adapter import Ledger, SourceAdapter, build_conversation, new_usage, require_file
+from chatparse.adapter import (
+    Ledger,
+    SourceAdapter,
+    build_conversation,
+    new_usage,
+    parts_within_wholes,
+    require_file,
+)
 from chatparse.adapters.openhands.events import Draft, read_events
 from chatparse.adapters.openhands.locate import BASE_STATE, event_files, folder_of
 from chatparse.adapters.openhands.state import ResponseUsage, State, read_state
@@ -14,18 +21,32 @@ from chatparse.model import ConversationMeta, ParsedConversation, Usage
 __all__ = ["read_conversation"]
 
 
-def _sum(first: Usage, second: Usage) -> Usage:
-    """Two usages as one: each count added where either has it; the keys joined."""
+def _sum(first: Usage, second: Usage, problems: list[str]) -> Usage:
+    """Two usages as one: each count added where either has it; the keys joined.
+
+    Where one lacks a whole the other has (a damaged count), the summed parts can exceed the
+    summed whole: such a part is left out and described in ``problems``, as anywhere else.
+    """
 
     def add(a: int | None, b: int | None) -> int | None:
         return None if a is None and b is None else (a or 0) + (b or 0)
 
+    counts = parts_within_wholes(
+        {
+            "input_tokens": add(first.input_tokens, second.input_tokens),
+            "output_tokens": add(first.output_tokens, second.output_tokens),
+            "cache_read_tokens": add(first.cache_read_tokens, second.cache_read_tokens),
+            "cache_write_tokens": add(first.cache_write_tokens, second.cache_write_tokens),
+            "reasoning_tokens": add(first.reasoning_tokens, second.reasoning_tokens),
+        },
+        problems,
+    )
     return new_usage(
-        input_tokens=add(first.input_tokens, second.input_tokens),
-        output_tokens=add(first.output_tokens, second.output_tokens),
-        cache_read_tokens=add(first.cache_read_tokens, second.cache_read_tokens),
-        cache_write_tokens=add(first.cache_write_tokens, second.cache_write_tokens),
-        reasoning_tokens=add(first.reasoning_tokens, second.reasoning_tokens),
+        input_tokens=counts["input_tokens"],
+        output_tokens=counts["output_tokens"],
+        cache_read_tokens=counts["cache_read_tokens"],
+        cache_write_tokens=counts["cache_write_tokens"],
+        reasoning_tokens=counts["reasoning_tokens"],
         dedup_key=f"{first.dedup_key}+{second.dedup_key}",
     )
 
@@ -55,9 +76,15 @@ def give_usage(drafts: list[Draft], responses: list[ResponseUsage], ledger: Ledg
         ledger.warn(f"usage of {len(loose)} response(s) recorded, but no answer to carry it")
         return
     last = answers[-1]
+    problems: list[str] = []
     for response in loose:
-        last.usage = response.usage if last.usage is None else _sum(last.usage, response.usage)
+        summed = (
+            response.usage if last.usage is None else _sum(last.usage, response.usage, problems)
+        )
+        last.usage = summed
         last.model = last.model or response.model
+    for problem in problems:
+        ledger.warn(f"usage added to the last answer: {problem}")
 
 
 def _state_record(state: State, ledger: Ledger) -> None:
