@@ -482,6 +482,7 @@ def test_notices_skipped_and_unknown_parts_are_accounted(tmp_path: Path) -> None
         {"kind": "warning", "content": md("careful")},
         None,
         7,
+        {"kind": ["toolInvocationSerialized"]},  # damage: a kind that is no name
     ]
     conversation = parse_state(tmp_path, state(request("r1", "q", parts)))
     assert answer(conversation).text == "Working\n\nWarning: careful"
@@ -490,6 +491,7 @@ def test_notices_skipped_and_unknown_parts_are_accounted(tmp_path: Path) -> None
     assert [(u.type, u.raw) for u in diagnostics.unknown] == [
         ("newFancyKind", '{"kind":"newFancyKind","x":1}'),
         (None, "7"),
+        ("['toolInvocationSerialized']", '{"kind":["toolInvocationSerialized"]}'),
     ]
 
 

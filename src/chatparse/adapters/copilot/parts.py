@@ -74,19 +74,20 @@ def read_part(answer: MessageDraft, part: object, at: tuple[int, int], ledger: L
         ledger.keep(_part_where(at), None, jsonvalue.encode(part))
         return
     kind = part.get("kind")
+    if kind is not None and not isinstance(kind, str):
+        kind = str(kind)  # damage: a kind that is no name (a list, say) is an unknown kind
     if kind not in _RUNNING_TEXT:
         answer.broken = True  # a block (tool call, edit, notice) ends the running text
     if kind is None:
         _read_kindless(answer, part, at, ledger)
         return
-    kind_name = kind if isinstance(kind, str) else str(kind)
-    read = _PARTS.get(kind_name)
+    read = _PARTS.get(kind)
     if read is not None and read(answer, part):
         ledger.use()
-    elif kind_name in SKIPPED_PARTS:
-        ledger.skip(f"response part: {kind_name}")
+    elif kind in SKIPPED_PARTS:
+        ledger.skip(f"response part: {kind}")
     else:
-        ledger.keep(_part_where(at), kind_name, jsonvalue.encode(part))
+        ledger.keep(_part_where(at), kind, jsonvalue.encode(part))
 
 
 def _read_kindless(
