@@ -1,5 +1,5 @@
 # ruff: noqa: INP001 -- a standalone script run by `nox -s bench`, not part of a package
-"""Benchmark every reader against its floor and its targets (issue 11).
+"""Benchmark every reader against its floor and its targets (issues 11, 23 and 24).
 
 Run with ``nox -s bench`` (or ``python benchmarks/bench_targets.py``); ``-- --scale 0.05`` makes
 every input 20 times smaller for a quick try. For each generated input it measures, in the same
@@ -16,7 +16,9 @@ run and each in a fresh child process:
 - ``import chatparse`` in a fresh interpreter, with orjson importable and with it blocked;
 - the streaming row (``stream``, a session twice the Claude Code row's size): ``iter_messages``
   of every conversation against our own parse as the floor, and its peak RSS above the child's
-  baseline (RSS after imports, before the call).
+  baseline (RSS after imports, before the call);
+- the per-MB row (``per-mb``): our parse of the Claude Code input against our parse of the same
+  generator at a twentieth of its size, compared per MB.
 
 Times are CPU seconds (user + system) of the measured call alone, without interpreter start-up and
 imports; each is the median of ``--repeat`` rounds, every round running each contender once, so
@@ -81,6 +83,7 @@ INPUTS = (
     "opencode-db",
     "opencode-tree",
     "stream",
+    "per-mb",
 )
 SOURCE_OF = {
     "claude-code": "claude-code",
@@ -102,6 +105,7 @@ SOURCE_OF = {
     "opencode-db": "opencode",
     "opencode-tree": "opencode",
     "stream": "claude-code",
+    "per-mb": "claude-code",
 }
 GENERATED_AS = {
     "usage-session": "claude-code",
@@ -114,11 +118,14 @@ GENERATED_AS = {
     "usage-workers": "claude-home",
     "claude-tree-peek": "claude-tree",
     "stream": "claude-code-huge",
+    "per-mb": "claude-code",
 }
 """Rows measured on another row's generated input (or on a generator of their own)."""
+FLOOR_SCALE = {"per-mb": 0.05}
+"""Rows whose floor is our own parse of the same generator at a fraction of the row's scale."""
 AFTER_PARSE = ("usage-session", "usage-tree", "arrow", "redact", "export")
 """Rows whose floor is our own parse of the input, and ours that parse plus one more step."""
-FLOOR_IS_PARSE = (*AFTER_PARSE, "workers", "stream")
+FLOOR_IS_PARSE = (*AFTER_PARSE, "workers", "stream", "per-mb")
 """Rows whose floor is our own parse of the input (the workers row: in one process)."""
 DESCRIPTION = {
     "claude-code": "Claude Code session, parse",
@@ -140,12 +147,14 @@ DESCRIPTION = {
     "opencode-db": "OpenCode opencode.db, parse",
     "opencode-tree": "OpenCode JSON tree (before 1.2), parse",
     "stream": "Claude Code session, iter_messages vs parse",
+    "per-mb": "Claude Code parse, CPU per MB: 200 MB vs 10 MB",
 }
-# Targets as issue 11 states them, with the largest ours/floor time ratio each allows:
-# "at least 50 % of the floor" (a throughput) is a time at most 2x the floor's.
+# Targets as issues 11 and 24 state them, with the largest ours/floor time ratio each allows:
+# "at least 40 % of the floor" (a throughput) is a time at most 2.5x the floor's. Issue 24
+# retired issue 11's "2x the floor" for Claude Code and Codex (see docs/benchmarks.md).
 TARGETS: dict[str, tuple[str, float]] = {
-    "claude-code": (">= 50 % of floor", 2.0),
-    "codex": (">= 50 % of floor", 2.0),
+    "claude-code": (">= 40 % of floor", 2.5),
+    "codex": ("<= 2.5x floor", 2.5),
     "cursor": ("<= 2x SELECT+decode", 2.0),
     "trae": ("<= 2x json.loads", 2.0),
     "copilot": (">= 50 % of floor", 2.0),
@@ -161,6 +170,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "opencode-tree": ("<= 2.5x read+decode", 2.5),
     # ">= 0.9x the speed of parse": a time at most 1/0.9 of the parse's.
     "stream": (">= 0.9x the parse's speed", 1 / 0.9),
+    "per-mb": ("<= 1.1x the 10 MB file's", 1.1),
 }
 SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
     "workers": (">= 1.8x one process (wall)", 1.8),
@@ -169,7 +179,7 @@ SPEEDUP_TARGETS: dict[str, tuple[str, float]] = {
 }
 """Rows whose ratio is floor / ours in wall time: a speed-up, with the least it must reach."""
 PEER_TARGET = (">= 5x claude-code-log", 5.0)
-RSS_TARGET = ("<= input + 30 MB", 30 * MB)
+"""Issue 23's target for a whole home with two workers (issue 24 retired it for one core)."""
 IMPORT_TARGET = ("<= 50 ms", 0.050)
 STREAM_RSS_TARGET = ("<= 100 MB above the baseline", 100 * MB)
 """The streaming row's memory: peak RSS during the run less the child's before it started."""
@@ -177,6 +187,13 @@ FIRST_USE = (
     "from chatparse import registry, decoders; chatparse.iter_conversations; "
     "[registry.get_adapter(name) for name in registry.adapter_names()]"
 )
+FIRST_PARSE = (
+    "from pathlib import Path; "
+    "host = chatparse.Host(home=Path(chatparse.__file__).parent / '_demo' / 'home', env={}, "
+    "platform='linux'); "
+    "chatparse.parse(next(iter(chatparse.scan(host, sources=['claude-code']))))"
+)
+"""Issue 24's first use: a scan of one built-in source and the parse of one of its sessions."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -626,9 +643,7 @@ def _median(runs: list[dict[str, Any]], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def bench_input(
-    name: str, home: Path, info: dict[str, Any], args: argparse.Namespace
-) -> dict[str, Any]:
+def bench_input(name: str, info: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """Measure floor, ours (and the peer) of one input, ``args.repeat`` rounds."""
     roles = ["floor", "ours"]
     if name in {"claude-code", "workers"} and not args.no_peer:
@@ -637,11 +652,13 @@ def bench_input(
     notes: dict[str, str] = {}
     for _ in range(args.repeat):
         for role in list(roles):
+            # A row of FLOOR_SCALE times its floor on a smaller input of its own.
+            measured = info["floor"] if role == "floor" and "floor" in info else info
             spec = {
                 "input": name,
                 "role": role,
-                "home": str(home),
-                "info": info,
+                "home": measured["home"],
+                "info": measured,
                 "block_orjson": args.no_orjson,
             }
             result = _measure(spec)
@@ -682,12 +699,21 @@ def bench_import(runs: int, *, block_orjson: bool, use: str = "") -> dict[str, A
         "print(time.perf_counter() - t)",
     ]
     code = "; ".join(statements)
+    # Timed as a user's installed package runs: from bytecode caches (pip writes them at
+    # install). A machine that sets PYTHONDONTWRITEBYTECODE would compile every module from
+    # source on every run (about twice the time), so it is unset and one untimed run warms up.
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     times = []
-    for _ in range(runs):
+    for _ in range(runs + 1):
         output = subprocess.run(  # noqa: S603 -- our own interpreter
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=environment,
         ).stdout
         times.append(float(output))
+    times = times[1:]
     return {"median": statistics.median(times), "min": min(times), "max": max(times), "runs": runs}
 
 
@@ -708,6 +734,8 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
             continue
         text, limit = TARGETS[name]
         ratio = ours["cpu"] / floor["cpu"] if floor and ours else None
+        if ratio is not None and "floor" in summary["info"]:  # per MB, against a smaller input
+            ratio *= summary["info"]["floor"]["bytes"] / summary["info"]["bytes"]
         rows.append(
             {
                 "key": name,
@@ -724,7 +752,7 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
         if name == "stream" and ours:
             rows.append(_stream_rss_row(name, ours))
         if name == "claude-code":
-            text, minimum = PEER_TARGET
+            # Issue 24 retired both targets for one core (the model keeps `str`): shown, not judged.
             speedup = peer["cpu"] / ours["cpu"] if peer and ours else None
             rows.append(
                 {
@@ -736,11 +764,10 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
                     "ratio": speedup,
                     "ratio_text": "peer unavailable" if speedup is None else f"{speedup:.2f}x",
                     "rss": peer and peer["rss"],
-                    "target": text,
-                    "met": None if speedup is None else speedup >= minimum,
+                    "target": "(retired: >= 5x)",
+                    "met": None,
                 }
             )
-            text, allowance = RSS_TARGET
             size = summary["info"]["bytes"]
             rows.append(
                 {
@@ -751,12 +778,12 @@ def _rows(summaries: list[dict[str, Any]], imports: dict[str, Any]) -> list[dict
                     "ratio": None,
                     "ratio_text": f"{(ours['rss'] - size) / MB:+.0f} MB" if ours else "-",
                     "rss": ours and ours["rss"],
-                    "target": f"{text} = {(size + allowance) / MB:.0f} MB",
-                    "met": None if not ours else ours["rss"] <= size + allowance,
+                    "target": "(retired: <= input + 30 MB)",
+                    "met": None,
                 }
             )
     for label, result in imports.items():
-        informative = label.startswith("then")
+        informative = label.startswith("then every adapter")
         text, limit = IMPORT_TARGET
         rows.append(
             {
@@ -947,21 +974,33 @@ def main(argv: list[str] | None = None) -> int:
                 GENERATED_AS.get(name, name), args.scale, root, fresh=args.fresh or args.tmp
             )
             info = {**info, "home": str(home)}
+            if name in FLOOR_SCALE:
+                floor_home, floor_info = _generate(
+                    GENERATED_AS.get(name, name),
+                    args.scale * FLOOR_SCALE[name],
+                    root,
+                    fresh=args.fresh or args.tmp,
+                )
+                info["floor"] = {**floor_info, "home": str(floor_home)}
             homes[name] = (home, info)
             _out(
                 f"{name}: {json.dumps({k: v for k, v in info.items() if k != 'path'})} "
                 f"(ready in {time.perf_counter() - started:.1f} s)"
             )
-            summaries.append(bench_input(name, home, info, args))
+            summaries.append(bench_input(name, info, args))
         imports = {
             "orjson": bench_import(args.import_runs, block_orjson=False),
             "no orjson": bench_import(args.import_runs, block_orjson=True),
-            # Not a target: what a first call then loads (model, registry, adapters, decoders).
-            "then first use, orjson": bench_import(
-                args.import_runs, block_orjson=False, use=FIRST_USE
+            # Issue 24's first use: one scan of a built-in and one parse.
+            "then first scan + parse, orjson": bench_import(
+                args.import_runs, block_orjson=False, use=FIRST_PARSE
             ),
-            "then first use, no orjson": bench_import(
-                args.import_runs, block_orjson=True, use=FIRST_USE
+            "then first scan + parse, no orjson": bench_import(
+                args.import_runs, block_orjson=True, use=FIRST_PARSE
+            ),
+            # Not a target: every adapter, decoder and the registry loaded (the CLI's `scan`).
+            "then every adapter, orjson": bench_import(
+                args.import_runs, block_orjson=False, use=FIRST_USE
             ),
         }
         rows = _rows(summaries, imports)
