@@ -16,7 +16,13 @@ from typing import Final, Literal, TypeVar
 
 from attrs import frozen
 
-from chatparse._batch import Failure, batch_parse_function, iter_results_then, raise_or_warn
+from chatparse._batch import (
+    Failure,
+    batch_parse_function,
+    iter_scan_results,
+    raise_or_warn,
+    results_then,
+)
 from chatparse._collector import pacing
 from chatparse.adapter import PathSniffer, Peeker, SourceAdapter
 from chatparse.errors import (
@@ -267,8 +273,7 @@ def _parse_here(
     # Each source's conversations are parsed in one parsing() block around its whole scan: an
     # adapter whose conversations share a store keeps it open from the first parse to the last,
     # and closes it when the block ends, also when the caller stops early (GeneratorExit).
-    metas = (meta for info in found for meta in get_adapter(info.source).scan(info))
-    with closing(iter_results_then(metas, then)) as results:  # parsing() ends with the loop
+    with closing(results_then(iter_scan_results(found), then)) as results:  # parsing() ends here
         for _meta, result in results:
             if isinstance(result, Failure):
                 raise_or_warn(result, errors)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, closing, nullcontext
 from itertools import groupby
 from typing import TypeVar
 
@@ -20,7 +20,7 @@ from attrs import field, frozen
 from chatparse._collector import pacing
 from chatparse.adapter import BatchParser, SourceAdapter
 from chatparse.errors import ParseWarning
-from chatparse.model import ConversationMeta, ParsedConversation
+from chatparse.model import ConversationMeta, ParsedConversation, SourceInfo
 from chatparse.registry import get_adapter
 
 __all__ = [
@@ -28,8 +28,10 @@ __all__ = [
     "batch_parse_function",
     "iter_parse_results",
     "iter_results_then",
+    "iter_scan_results",
     "parse_batch",
     "raise_or_warn",
+    "results_then",
     "try_parse_batch",
 ]
 
@@ -77,26 +79,59 @@ def iter_parse_results(
             yield from ((meta, Failure(meta, _describe(exc), exc)) for meta in group)
             continue
         with batch_parse_function(adapter) as parse_one:
-            for meta in group:
-                try:
-                    with pacing():
-                        result: ParsedConversation | Failure = parse_one(meta)
-                except Exception as exc:  # noqa: BLE001 -- reported for its conversation
-                    result = Failure(meta, _describe(exc), exc)
-                yield meta, result
+            yield from _parse_each(parse_one, group)
+
+
+def iter_scan_results(
+    found: Iterable[SourceInfo],
+) -> Generator[tuple[ConversationMeta, ParsedConversation | Failure], None, None]:
+    """Each source scanned and its conversations parsed, all inside one ``parsing()`` block.
+
+    The block is entered before the scan's first step, so that a scan can leave what it read
+    for the block's parse function (Trae's scan parses the store it decodes, and the parse
+    takes the session from there); the next source is scanned once this block has ended.
+    """
+    for info in found:
+        adapter = get_adapter(info.source)
+        with batch_parse_function(adapter) as parse_one:
+            yield from _parse_each(parse_one, adapter.scan(info))
+
+
+def _parse_each(
+    parse_one: Callable[[ConversationMeta], ParsedConversation], metas: Iterable[ConversationMeta]
+) -> Iterator[tuple[ConversationMeta, ParsedConversation | Failure]]:
+    for meta in metas:
+        try:
+            with pacing():
+                result: ParsedConversation | Failure = parse_one(meta)
+        except Exception as exc:  # noqa: BLE001 -- reported for its conversation
+            result = Failure(meta, _describe(exc), exc)
+        yield meta, result
 
 
 def iter_results_then(
     metas: Iterable[ConversationMeta], then: Callable[[ParsedConversation], _T]
 ) -> Generator[tuple[ConversationMeta, _T | Failure], None, None]:
-    """:func:`iter_parse_results` with ``then`` applied to each conversation as it is parsed.
+    """:func:`iter_parse_results` with ``then`` applied to each conversation as it is parsed."""
+    return results_then(iter_parse_results(metas), then)
+
+
+def results_then(
+    results: Generator[tuple[ConversationMeta, ParsedConversation | Failure], None, None],
+    then: Callable[[ParsedConversation], _T],
+) -> Generator[tuple[ConversationMeta, _T | Failure], None, None]:
+    """``then`` applied to each conversation of ``results`` as it comes.
 
     An exception ``then`` raises is that conversation's :class:`Failure`, as a parse error is.
-    Each conversation is dropped once ``then`` has made its result.
+    Each conversation is dropped once ``then`` has made its result. Closing this generator
+    closes ``results`` at once, and with it the ``parsing()`` block it is in.
     """
-    for meta, parsed in iter_parse_results(metas):
-        result: _T | Failure = parsed if isinstance(parsed, Failure) else _then(then, meta, parsed)
-        yield meta, result
+    with closing(results):
+        for meta, parsed in results:
+            if isinstance(parsed, Failure):
+                yield meta, parsed
+            else:
+                yield meta, _then(then, meta, parsed)
 
 
 def _then(

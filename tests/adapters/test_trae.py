@@ -901,6 +901,26 @@ def test_within_parsing_every_session_is_parsed_from_one_read_of_its_database(
         assert len(opened) == 2
 
 
+def test_iter_conversations_reads_each_database_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public path scans inside the parsing() block, so the scan's read is the parse's too.
+
+    The block was once entered only after the scan's first step (which had read the first
+    database outside it), and every store was read twice.
+    """
+    for wid in ("ws1", "ws2"):
+        workspace(
+            tmp_path, [session([user(1, f"q{n}")], sid=f"{wid}s{n}") for n in range(3)], wid=wid
+        )
+    opened = count_opens(monkeypatch)
+    conversations = list(chatparse.iter_conversations(host(tmp_path), sources=["trae"]))
+    assert sorted(c.id for c in conversations) == sorted(
+        f"{wid}s{n}" for wid in ("ws1", "ws2") for n in range(3)
+    )
+    assert sorted(db.parent.name for db in opened) == ["ws1", "ws2"]
+
+
 def test_outside_parsing_each_parse_reads_its_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
