@@ -67,7 +67,7 @@ def batch_parse_function(
 
 def iter_parse_results(
     metas: Iterable[ConversationMeta],
-) -> Iterator[tuple[ConversationMeta, ParsedConversation | Failure]]:
+) -> Generator[tuple[ConversationMeta, ParsedConversation | Failure], None, None]:
     """Each meta with its conversation, or a :class:`Failure` in its place, one at a time.
 
     Consecutive metas of one source are parsed in one ``parsing()`` block.
